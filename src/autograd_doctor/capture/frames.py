@@ -1,0 +1,76 @@
+"""Which frames are the user's, and what they hold when a backward call starts."""
+
+from __future__ import annotations
+
+import os
+import sys
+import sysconfig
+from types import FrameType
+
+import torch
+
+from autograd_doctor.graph.names import Binding, scan, structure
+
+_TORCH_DIR = os.path.dirname(torch.__file__) + os.sep
+_OWN_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
+_STDLIB_DIRS = tuple(
+    os.path.join(p, "") for p in {sysconfig.get_paths()["stdlib"], sysconfig.get_paths()["platstdlib"]}
+)
+_USER_FILE: dict[str, bool] = {}
+
+# Frames looked at per backward call: enough for train() -> Trainer.fit() -> step() -> helper.
+MAX_FRAMES = 8
+
+
+def is_user_file(filename: str) -> bool:
+    known = _USER_FILE.get(filename)
+    if known is not None:
+        return known
+    if filename.startswith("<"):
+        # <stdin>, <string>, IPython cells are the user's; <frozen runpy> is not.
+        verdict = not filename.startswith("<frozen")
+    else:
+        path = os.path.abspath(filename)
+        verdict = not (
+            path.startswith(_TORCH_DIR)
+            or path.startswith(_OWN_DIR)
+            or (path.startswith(_STDLIB_DIRS) and "site-packages" not in path)
+        )
+    _USER_FILE[filename] = verdict
+    return verdict
+
+
+def user_frames(start: FrameType | None, limit: int = MAX_FRAMES) -> list[FrameType]:
+    """User frames from `start` outwards, innermost first."""
+    out: list[FrameType] = []
+    frame = start
+    while frame is not None and len(out) < limit:
+        if is_user_file(frame.f_code.co_filename):
+            out.append(frame)
+        frame = frame.f_back
+    return out
+
+
+def caller_frames(depth: int) -> list[FrameType]:
+    return user_frames(sys._getframe(depth + 1))
+
+
+def snapshot(frames: list[FrameType]) -> tuple[tuple[tuple[int, Binding], ...], dict[tuple[int, str], str]]:
+    """Named tensors with history in these frames (and the globals they see), plus a
+    structure sketch of each name that holds one (for choosing how to detach it)."""
+    bindings: list[tuple[int, Binding]] = []
+    structures: dict[tuple[int, str], str] = {}
+    scanned: set[int] = set()
+    # Locals first, so a script's module-level loop variables count as its locals; globals
+    # seen only from inside functions are the `global` kind.
+    passes = [(i, f.f_locals, "local") for i, f in enumerate(frames)]
+    passes += [(i, f.f_globals, "global") for i, f in enumerate(frames)]
+    for i, scope, kind in passes:
+        if id(scope) in scanned:
+            continue
+        scanned.add(id(scope))
+        for b in scan(scope, kind):
+            bindings.append((i, b))
+            if (i, b.root) not in structures and "." not in b.root:
+                structures[(i, b.root)] = structure(scope.get(b.root))
+    return tuple(bindings), structures

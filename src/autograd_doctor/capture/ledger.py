@@ -1,0 +1,114 @@
+"""A bounded record of recent backward calls and optimizer steps.
+
+Each record keeps what diagnosis needs later and is cheap to take now: the user call site,
+the graph roots (only for calls that free their graph, so no saved tensor outlives its
+backward) and the named tensors in the calling frames. Nothing here walks a graph.
+"""
+
+from __future__ import annotations
+
+import itertools
+import threading
+import weakref
+from collections import deque
+from dataclasses import dataclass, field
+from types import FrameType
+from typing import Any
+
+from autograd_doctor.graph.names import Binding
+from autograd_doctor.graph.walk import Node
+
+# How many recent backward calls to remember. The freeing backward is almost always one of
+# the last few (the previous iteration, or an earlier call in the same step).
+MAX_RECORDS = 8
+MAX_STEPS = 16
+
+
+@dataclass(frozen=True)
+class FrameInfo:
+    """A user frame as it was when a record was taken."""
+
+    file: str  # co_filename: absolute, or as Python was given it
+    line: int
+    function: str
+    first_line: int
+
+    @classmethod
+    def of(cls, frame: FrameType) -> FrameInfo:
+        code = frame.f_code
+        return cls(code.co_filename, frame.f_lineno or 0, code.co_name, code.co_firstlineno)
+
+    def same_code(self, other: FrameInfo) -> bool:
+        return (self.file, self.first_line, self.function) == (
+            other.file, other.first_line, other.function)
+
+
+@dataclass
+class BackwardRecord:
+    order: int  # position among all recorded events (backward calls and steps)
+    number: int  # 1 for the first backward call of the run, 2 for the next...
+    api: str  # "backward" or "grad"
+    frames: tuple[FrameInfo, ...]  # user frames, innermost first; frames[0] is the call site
+    bindings: tuple[tuple[int, Binding], ...]  # (index into frames, binding)
+    structures: dict[tuple[int, str], str]  # (frame index, name) -> sketch (graph.names.structure)
+    retained: bool
+    roots: tuple[Node, ...] = ()  # only for calls that free their graph
+    root_is_leaf: bool = False  # backward on a tensor that has no grad_fn
+    thread: int = 0
+    failed: bool = False
+    steps_before: int = 0  # optimizer steps recorded before this call
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def site(self) -> FrameInfo | None:
+        return self.frames[0] if self.frames else None
+
+
+@dataclass(frozen=True)
+class StepRecord:
+    order: int
+    number: int
+    optimizer: weakref.ref[Any]
+    site: FrameInfo | None
+    sequence: int = -1  # autograd sequence counter when the step finished
+
+
+class Ledger:
+    """Thread-safe, bounded. Readers take a `snapshot()` and never see later changes."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._order = itertools.count(1)
+        self.backward_calls = 0
+        self.steps = 0
+        self._records: deque[BackwardRecord] = deque(maxlen=MAX_RECORDS)
+        self._steps: deque[StepRecord] = deque(maxlen=MAX_STEPS)
+
+    def next_order(self) -> int:
+        return next(self._order)
+
+    def add_backward(self, record: BackwardRecord) -> None:
+        with self._lock:
+            self._records.append(record)
+
+    def new_backward_number(self) -> int:
+        with self._lock:
+            self.backward_calls += 1
+            return self.backward_calls
+
+    def add_step(self, optimizer: Any, site: FrameInfo | None, sequence: int) -> StepRecord:
+        with self._lock:
+            self.steps += 1
+            step = StepRecord(self.next_order(), self.steps, weakref.ref(optimizer), site,
+                              sequence)
+            self._steps.append(step)
+            return step
+
+    def snapshot(self) -> tuple[tuple[BackwardRecord, ...], tuple[StepRecord, ...]]:
+        with self._lock:
+            return tuple(self._records), tuple(self._steps)
+
+    def clear(self) -> None:
+        with self._lock:
+            self._records.clear()
+            self._steps.clear()

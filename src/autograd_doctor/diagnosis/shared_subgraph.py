@@ -1,0 +1,235 @@
+"""Shared subgraph: two backward calls in one step go through a common part of the graph.
+
+Two losses built on one forward (a shared trunk, the generator's output in a GAN) each
+call backward. The first call frees the shared part; the second reaches it again.
+
+Which fix is right depends on what each loss is meant to train, and the tool decides it
+from the optimizer steps it saw:
+- a GAN discriminator step on `fake` without `.detach()`: the discriminator's optimizer
+  steps between the two calls and does not own the generator, so the discriminator loss
+  must see `fake.detach()` (it should not train the generator at all);
+- two losses meant to train the same weights, with no step in between: add them and
+  call backward once (or keep the graph for the second call with `retain_graph=True` on
+  the first, when something between the two calls needs the first loss's gradients).
+`loss.clone().detach().requires_grad_()` makes the error go away by training nothing.
+"""
+
+from __future__ import annotations
+
+import ast
+
+from autograd_doctor.diagnosis import places
+from autograd_doctor.diagnosis.common import describe_call, finding
+from autograd_doctor.diagnosis.remedy import Delete, Diagnosis, Operation, Remedy, replace_node
+from autograd_doctor.diagnosis.stale import Evidence, Suspect, same_step
+from autograd_doctor.capture.ledger import BackwardRecord, FrameInfo
+from autograd_doctor.graph import source
+
+ERROR = "backward-twice"
+CATEGORY = "shared-subgraph"
+CULPRIT = "fake"
+
+BROKEN = """\
+import torch
+import torch.nn as nn
+
+torch.manual_seed(0)
+G, D = nn.Linear(2, 4), nn.Sequential(nn.Linear(4, 1), nn.Sigmoid())
+opt_g = torch.optim.Adam(G.parameters(), lr=1e-3)
+opt_d = torch.optim.Adam(D.parameters(), lr=1e-3)
+bce = nn.BCELoss()
+for step in range(3):
+    real, z = torch.randn(8, 4), torch.randn(8, 2)
+    fake = G(z)
+    d_loss = bce(D(real), torch.ones(8, 1)) + bce(D(fake), torch.zeros(8, 1))
+    opt_d.zero_grad()
+    d_loss.backward()
+    opt_d.step()
+    g_loss = bce(D(fake), torch.ones(8, 1))
+    opt_g.zero_grad()
+    g_loss.backward()
+    opt_g.step()
+"""
+
+FIXED = BROKEN.replace("bce(D(fake), torch.zeros", "bce(D(fake.detach()), torch.zeros")
+
+
+def match(ev: Evidence) -> Diagnosis | None:
+    if ev.root_stale or not same_step(ev) or not ev.suspects or ev.freeing is None:
+        return None
+    suspect = ev.suspects[0]
+    upstream = {id(p) for p in ev.upstream}
+    stepped = ev.stepped_params()
+    assigned = _assigned(suspect)
+    if ev.steps_between and upstream and not (upstream & stepped):
+        remedy = _detach_input(ev, suspect, ev.freeing, after=None)
+        message = _message(ev, suspect, (
+            f"An optimizer step between the two calls updates other weights than the ones "
+            f"behind `{suspect.expression}`: the first loss is not meant to train them. Use "
+            f"`{suspect.expression}.detach()` in that loss (the discriminator step of a GAN) "
+            f"so it stops at `{suspect.expression}` and leaves its graph for the second loss."))
+    elif ev.steps_between and upstream and upstream <= stepped:
+        remedy = _detach_input(ev, suspect, ev.failing, after=ev.freeing)
+        message = _message(ev, suspect, (
+            f"The first loss already trained the weights behind `{suspect.expression}` and "
+            f"the optimizer stepped them; the second loss is not meant to train them again. "
+            f"Use `{suspect.expression}.detach()` in the second loss."))
+    elif not ev.steps_between:
+        remedy = _sum_losses(ev) or _retain_first(ev)
+        how = ("add the two losses and call backward once" if remedy and
+               remedy.strategy == "sum-losses" else
+               "keep the graph for the second call with retain_graph=True on the first "
+               "(something between the calls uses the first loss's gradients)")
+        message = _message(ev, suspect, (
+            f"Both losses are meant to train the weights behind `{suspect.expression}`: "
+            f"{how}. Detaching `{suspect.expression}` would stop one loss from training them."))
+    else:
+        remedy = None
+        message = _message(ev, suspect, (
+            "An optimizer step between the two calls updates part of the shared graph. "
+            "Compute both losses, call backward on their sum, then step every optimizer; "
+            "or rebuild the shared part for the second loss after the step."))
+    return finding(ev, CATEGORY, message, suspect, assigned, remedy)
+
+
+def _message(ev: Evidence, suspect: Suspect, advice: str) -> str:
+    return (
+        f"`{suspect.expression}` is part of two backward calls in the same step. "
+        f"{describe_call(ev, 'freeing').capitalize()} freed the graph behind it, and "
+        f"{describe_call(ev, 'failing')} reached that graph again. {advice}"
+    )
+
+
+def _assigned(suspect: Suspect) -> tuple[str, int] | None:
+    placement = places.place(suspect.frame, suspect.expression)
+    if placement is None:
+        return None
+    stores = [s for s in placement.stores if s.lineno <= placement.line]
+    return (placement.file, stores[-1].lineno) if stores else None
+
+
+def _detach_input(ev: Evidence, suspect: Suspect, record: BackwardRecord,
+                  after: BackwardRecord | None) -> Remedy | None:
+    """`.detach()` on the culprit where `record`'s loss reads it (innermost frame first)."""
+    entries = set(suspect.entries)
+    for i, frame in enumerate(record.frames):
+        names = {b.expression for j, b in record.bindings if j == i and b.node in entries}
+        scope = source.scope_of(frame.file, frame.function, frame.first_line)
+        if scope is None:
+            continue
+        start = _start_line(scope, frame, after)
+        for expr in sorted(names):
+            last_store = [s.lineno for s in source.stores(scope, expr) if s.lineno < frame.line]
+            low = max([start, *last_store])
+            reads = [r for r in _input_reads(scope, expr) if low <= r.lineno <= frame.line]
+            if reads:
+                ops = tuple(replace_node(frame.file, r, f"{expr}.detach()") for r in reads)
+                return Remedy(
+                    strategy="detach-input",
+                    description=f"use {expr}.detach() in the loss at "
+                                f"{places.user_path(frame.file)}:{reads[0].lineno}",
+                    file=frame.file,
+                    line=reads[0].lineno,
+                    operations=ops,
+                )
+    return None
+
+
+def _start_line(scope: ast.AST, frame: FrameInfo, after: BackwardRecord | None) -> int:
+    if after is not None:
+        for other in after.frames:
+            if other.same_code(frame) and other.line < frame.line:
+                return other.line + 1
+    return getattr(scope, "lineno", 1)
+
+
+def _input_reads(scope: ast.AST, expr: str) -> list[ast.expr]:
+    """Reads of `expr` that feed a computation (call arguments, operands), not `x.size()`."""
+    parents: dict[ast.AST, ast.AST] = {}
+    for node in source.own_nodes(scope):
+        for child in ast.iter_child_nodes(node):
+            parents[child] = node
+    out = []
+    for read in source.reads(scope, expr):
+        parent = parents.get(read)
+        if isinstance(parent, (ast.Call, ast.keyword, ast.BinOp, ast.UnaryOp, ast.Tuple,
+                               ast.List, ast.Starred)):
+            if isinstance(parent, ast.Call) and parent.func is read:
+                continue
+            out.append(read)
+    return out
+
+
+def _backward_call(frame: FrameInfo | None) -> tuple[ast.stmt, ast.Call] | None:
+    if frame is None:
+        return None
+    scope = source.scope_of(frame.file, frame.function, frame.first_line)
+    stmt = source.statement_at(scope, frame.line) if scope is not None else None
+    if stmt is None:
+        return None
+    for node in ast.walk(stmt):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) \
+                and node.func.attr == "backward":
+            return stmt, node
+    return None
+
+
+def _sum_losses(ev: Evidence) -> Remedy | None:
+    first, second = ev.freeing, ev.failing
+    if first is None or first.site is None or second.site is None \
+            or not first.site.same_code(second.site):
+        return None
+    a, b = _backward_call(first.site), _backward_call(second.site)
+    if a is None or b is None or a[1].args or a[1].keywords or b[1].args or b[1].keywords:
+        return None
+    if not isinstance(a[0], ast.Expr) or _uses_grads_between(first.site, second.site):
+        return None
+    file = second.site.file
+    ra, rb = a[1].func.value, b[1].func.value  # type: ignore[attr-defined]
+    ops: list[Operation] = [Delete(file, a[0].lineno, a[0].end_lineno or a[0].lineno)]
+    if (isinstance(ra, ast.Call) and isinstance(rb, ast.Call) and len(ra.args) == 1
+            and len(rb.args) == 1 and source.text(ra.func) == source.text(rb.func)):
+        # scaler.scale(l1).backward(); scaler.scale(l2).backward()
+        total = f"{source.segment(file, ra.args[0])} + {source.segment(file, rb.args[0])}"
+        ops.append(replace_node(file, rb.args[0], total))
+    else:
+        total = f"({source.segment(file, ra)} + {source.segment(file, rb)})"
+        ops.append(replace_node(file, rb, total))
+    return Remedy(
+        strategy="sum-losses",
+        description="add the two losses and call backward once",
+        file=file,
+        line=b[0].lineno,
+        operations=tuple(ops),
+    )
+
+
+def _uses_grads_between(first: FrameInfo, second: FrameInfo) -> bool:
+    """Does code between the two calls read gradients or step (so they can't be merged)?"""
+    for line in range(first.line + 1, second.line):
+        text = source.line_text(first.file, line)
+        if ".grad" in text or ".step(" in text or "clip_grad" in text or "zero_grad" in text:
+            return True
+    return False
+
+
+def _retain_first(ev: Evidence) -> Remedy | None:
+    first = ev.freeing
+    found = _backward_call(first.site if first else None)
+    if found is None or first is None or first.site is None:
+        return None
+    _, call = found
+    file = first.site.file
+    if any(k.arg == "retain_graph" for k in call.keywords):
+        return None
+    receiver = source.segment(file, call.func)
+    args = [source.segment(file, a) for a in call.args]
+    args += [source.segment(file, k) for k in call.keywords]
+    new = f"{receiver}({', '.join([*args, 'retain_graph=True'])})"
+    return Remedy(
+        strategy="retain-graph-first-call",
+        description="keep the graph for the second call (retain_graph=True on the first)",
+        file=file,
+        line=call.lineno,
+        operations=(replace_node(file, call, new),),
+    )

@@ -1,0 +1,358 @@
+"""Evidence for "backward through the graph a second time": which part of the failing graph
+an earlier backward freed, where the fresh graph enters it, and what the user calls it there.
+
+One graph walk per recorded backward, done only after the error. Live torch objects end here:
+the cause modules turn this evidence into plain Findings.
+"""
+
+from __future__ import annotations
+
+import ast
+import inspect
+from dataclasses import dataclass, field
+from typing import Any
+
+import torch
+
+from autograd_doctor.capture.frames import snapshot
+from autograd_doctor.capture.hooks import Failure
+from autograd_doctor.capture.ledger import BackwardRecord, FrameInfo, StepRecord
+from autograd_doctor.graph import source
+from autograd_doctor.graph.names import Binding
+from autograd_doctor.graph.walk import (
+    FREED,
+    Node,
+    consumers,
+    is_accumulator,
+    leaves,
+    saved_state,
+    sequence_nr,
+    walk,
+)
+
+KIND_RANK = {"local": 0, "parameter": 1, "attribute": 2, "global": 3, "container-element": 4}
+
+
+@dataclass
+class Sighting:
+    """A name that held one of the entry nodes, and where it was seen."""
+
+    binding: Binding
+    frame: FrameInfo
+    live: bool
+    record: BackwardRecord | None
+    structure: str
+
+    @property
+    def order(self) -> int:
+        return self.record.order if self.record else 1 << 60
+
+
+@dataclass
+class Suspect:
+    expression: str
+    kind: str
+    frame: FrameInfo
+    structure: str
+    entries: list[Node]
+    sightings: list[Sighting]
+
+    @property
+    def scope(self) -> source.Scope | None:
+        return source.scope_of(self.frame.file, self.frame.function, self.frame.first_line)
+
+
+@dataclass
+class Evidence:
+    failure: Failure
+    failing: BackwardRecord
+    freeing: BackwardRecord | None
+    stale: set[Node]
+    entries: list[Node]
+    root_stale: bool
+    suspects: list[Suspect]
+    steps_between: list[StepRecord]
+    upstream: list[torch.Tensor]  # trainable leaves behind the stale entries
+    trained: set[int]  # ids of parameters held by any optimizer seen
+    sightings: dict[Node, list[Sighting]] = field(default_factory=dict)
+    live_scopes: list[dict[str, Any]] = field(default_factory=list)
+
+    @property
+    def upstream_trained(self) -> bool:
+        return any(id(p) in self.trained for p in self.upstream)
+
+    def stepped_params(self) -> set[int]:
+        out: set[int] = set()
+        for step in self.steps_between:
+            opt = step.optimizer()
+            if opt is not None:
+                out |= _param_ids(opt)
+        return out
+
+
+def gather(failure: Failure) -> Evidence | None:
+    failing = failure.record
+    if failing is None or not failing.roots:
+        return None
+    failing_nodes = walk(failing.roots)
+    in_failing = set(failing_nodes)
+    previous = [r for r in failure.records if r.order < failing.order and r.roots
+                and not r.failed and not r.retained]
+    freed_by: dict[Node, BackwardRecord] = {}
+    for record in sorted(previous, key=lambda r: r.order):  # oldest first: it freed them
+        for node in walk(record.roots):
+            if node in in_failing and node not in freed_by and not is_accumulator(node):
+                freed_by[node] = record
+    stale = set(freed_by)
+    if not stale:
+        stale = _probe_stale(failing_nodes, previous)
+    cons = consumers(failing_nodes)
+    roots = set(failing.roots)
+    entries = _boundary(failing_nodes, stale, cons, roots)
+    entries = _entries_that_fail(entries, stale) or entries
+    freeing = _freeing_record(entries, freed_by)
+    if freeing is not None and freeing.thread == failing.thread:
+        # Name the tensors the new step took from the old one, not only the freed nodes:
+        # an RNN's returned `h` (StackBackward0) may never have been backwarded itself, only
+        # the nodes below it were. Sequence numbers order nodes within one thread.
+        mark = freeing.extra.get("sequence", -1)
+        old = {n for n in failing_nodes if 0 <= sequence_nr(n) < mark}
+        carried = _entries_that_fail(_boundary(failing_nodes, old, cons, roots), stale)
+        entries = carried or entries
+    scopes = _live_scopes(failure)
+    sightings = _sightings(failure, entries)
+    suspects = _suspects(entries, sightings)
+    upstream = [t for t in leaves(walk(entries)) if t.requires_grad] if entries else []
+    steps = [s for s in failure.steps
+             if freeing is not None and freeing.order < s.order < failing.order]
+    return Evidence(
+        failure=failure,
+        failing=failing,
+        freeing=freeing,
+        stale=stale,
+        entries=entries,
+        root_stale=any(r in stale for r in failing.roots),
+        suspects=suspects,
+        steps_between=steps,
+        upstream=upstream,
+        trained=_trained_ids(failure, scopes),
+        sightings=sightings,
+        live_scopes=scopes,
+    )
+
+
+def _boundary(nodes: list[Node], region: set[Node], cons: dict[Node, list[Node]],
+              roots: set[Node]) -> list[Node]:
+    """Nodes of `region` that the rest of the failing graph (or the call itself) consumes."""
+    return [n for n in nodes if n in region
+            and (n in roots or any(c not in region for c in cons.get(n, ())))]
+
+
+def _probe_stale(nodes: list[Node], previous: list[BackwardRecord]) -> set[Node]:
+    """When the freeing call is not in the ledger: nodes whose saved tensors are gone and
+    that are older than the last recorded backward (so the failing call did not free them)."""
+    if not previous:
+        return set()
+    mark = max(r.extra.get("sequence", -1) for r in previous)
+    return {n for n in nodes if 0 <= sequence_nr(n) < mark and saved_state(n) == FREED}
+
+
+def _entries_that_fail(entries: list[Node], stale: set[Node]) -> list[Node]:
+    """Keep entries behind which some node really lost its saved tensors."""
+    keep = []
+    for entry in entries:
+        region = walk([entry], stop=None)
+        if any(n in stale and saved_state(n) == FREED for n in region):
+            keep.append(entry)
+    return keep
+
+
+def _freeing_record(entries: list[Node],
+                    freed_by: dict[Node, BackwardRecord]) -> BackwardRecord | None:
+    found = [freed_by[e] for e in entries if e in freed_by]
+    if not found:
+        # An entry may itself save nothing (AddBackward0); what freed the region behind it
+        # is the record of any stale node below it.
+        for entry in entries:
+            for node in walk([entry]):
+                if node in freed_by:
+                    return freed_by[node]
+        return None
+    return min(found, key=lambda r: r.order)
+
+
+def _live_scopes(failure: Failure) -> list[dict[str, Any]]:
+    scopes: list[dict[str, Any]] = []
+    for frame in failure.frames:
+        scopes.append(frame.f_locals)
+        if frame.f_globals is not frame.f_locals:
+            scopes.append(frame.f_globals)
+    return scopes
+
+
+def _sightings(failure: Failure, entries: list[Node]) -> dict[Node, list[Sighting]]:
+    wanted = set(entries)
+    out: dict[Node, list[Sighting]] = {}
+    live_frames = [FrameInfo.of(f) for f in failure.frames]
+    bindings, structures = snapshot(failure.frames)
+    for i, b in bindings:
+        if b.node in wanted:
+            out.setdefault(b.node, []).append(
+                Sighting(b, live_frames[i], True, None, structures.get((i, b.root), "T")))
+    for record in sorted(failure.records, key=lambda r: -r.order):
+        for i, b in record.bindings:
+            if b.node in wanted:
+                out.setdefault(b.node, []).append(
+                    Sighting(b, record.frames[i], False, record,
+                             record.structures.get((i, b.root), "T")))
+    return out
+
+
+def _kind(s: Sighting) -> str:
+    b = s.binding
+    if b.kind == "local" and b.expression == b.root:
+        scope = source.scope_of(s.frame.file, s.frame.function, s.frame.first_line)
+        if scope is not None and b.root in source.parameters(scope) and not source.stores(
+                scope, b.root):
+            return "parameter"
+    return b.kind
+
+
+def best(sightings: list[Sighting]) -> Sighting:
+    return min(sightings, key=lambda s: (not s.live, KIND_RANK.get(_kind(s), 9), -s.order,
+                                         len(s.binding.expression)))
+
+
+def _suspects(entries: list[Node], sightings: dict[Node, list[Sighting]]) -> list[Suspect]:
+    groups: dict[tuple[str, ...], Suspect] = {}
+    for entry in entries:
+        seen = sightings.get(entry)
+        if not seen:
+            continue
+        s = best(seen)
+        b = s.binding
+        kind = _kind(s)
+        # A tuple or list held in a local (an LSTM's (h, c)) is detached as a whole.
+        whole = kind in ("local", "container-element") and b.expression != b.root \
+            and "." not in b.root and s.structure[:1] in "(["
+        expression = b.root if whole else b.expression
+        if whole:
+            kind = "local" if b.kind in ("local", "container-element") else b.kind
+            if _kind_of_root(s) == "parameter":
+                kind = "parameter"
+        key = (s.frame.file, s.frame.function, str(s.frame.first_line), expression)
+        if key in groups:
+            groups[key].entries.append(entry)
+            groups[key].sightings.append(s)
+        else:
+            groups[key] = Suspect(expression, kind, s.frame, s.structure, [entry], [s])
+    return sorted(groups.values(), key=_source_order)
+
+
+def _kind_of_root(s: Sighting) -> str:
+    scope = source.scope_of(s.frame.file, s.frame.function, s.frame.first_line)
+    root = s.binding.root
+    if scope is not None and root in source.parameters(scope) and not source.stores(scope, root):
+        return "parameter"
+    return "local"
+
+
+def _source_order(suspect: Suspect) -> tuple[int, int]:
+    scope = suspect.scope
+    if scope is None:
+        return (1 << 30, 0)
+    found = source.reads(scope, suspect.expression)
+    if not found:
+        return (1 << 29, 0)
+    return (found[0].lineno, found[0].col_offset)
+
+
+def _param_ids(optimizer: Any) -> set[int]:
+    return {id(p) for group in getattr(optimizer, "param_groups", ()) for p in group["params"]}
+
+
+def _trained_ids(failure: Failure, scopes: list[dict[str, Any]]) -> set[int]:
+    out: set[int] = set()
+    for step in failure.steps:
+        opt = step.optimizer()
+        if opt is not None:
+            out |= _param_ids(opt)
+    for scope in scopes:
+        for name, value in list(scope.items()):
+            if isinstance(value, torch.optim.Optimizer):
+                out |= _param_ids(value)
+            elif name == "self" and hasattr(value, "__dict__"):
+                for item in list(vars(value).values()):
+                    if isinstance(item, torch.optim.Optimizer):
+                        out |= _param_ids(item)
+    return out
+
+
+# -- where things are in the source ----------------------------------------------------
+
+
+def common_frame(a: BackwardRecord, b: BackwardRecord) -> tuple[FrameInfo, FrameInfo] | None:
+    """The innermost frame the two calls share (same code), as seen by each call."""
+    pairs = list(zip(reversed(a.frames), reversed(b.frames)))
+    shared = None
+    for fa, fb in pairs:
+        if not fa.same_code(fb):
+            break
+        shared = (fa, fb)
+        if fa.line != fb.line:
+            break
+    return shared
+
+
+def same_step(ev: Evidence) -> bool:
+    """Did the freeing call run earlier in the same step as the failing one (two backward
+    calls over one forward), rather than in an earlier iteration?"""
+    freeing, failing = ev.freeing, ev.failing
+    if freeing is None:
+        return False
+    pair = common_frame(freeing, failing)
+    if pair is None or pair[0].line >= pair[1].line:
+        return False
+    # A backward at the failing call's site between the two means an iteration passed.
+    for record in ev.failure.records:
+        if freeing.order < record.order < failing.order and record.site and failing.site \
+                and record.site == failing.site:
+            return False
+    return True
+
+
+def owner_class(expression: str, suspect: Suspect,
+                scopes: list[dict[str, Any]]) -> tuple[str, ast.ClassDef] | None:
+    """For `self.memory` or `model.encoder.memory`: the source of the class that owns it."""
+    owner_expr = expression.rsplit(".", 1)[0]
+    if owner_expr == "self" and suspect.scope is not None:
+        cls = source.class_of(suspect.frame.file, suspect.scope)
+        if cls is not None:
+            return suspect.frame.file, cls
+    value = resolve(owner_expr, scopes)
+    if value is None:
+        return None
+    try:
+        file = inspect.getsourcefile(type(value))
+        _, line = inspect.getsourcelines(type(value))
+    except (TypeError, OSError):
+        return None
+    if file is None:
+        return None
+    cls = source.class_named(file, type(value).__name__, line)
+    return (file, cls) if cls is not None else None
+
+
+def resolve(expression: str, scopes: list[dict[str, Any]]) -> Any:
+    """Evaluate a dotted name (`model.encoder`) against live scopes; attribute reads only."""
+    head, *rest = expression.split(".")
+    for scope in scopes:
+        if head in scope:
+            value = scope[head]
+            try:
+                for part in rest:
+                    value = getattr(value, part)
+            except AttributeError:
+                continue
+            return value
+    return None

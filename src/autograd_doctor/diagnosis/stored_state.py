@@ -1,0 +1,180 @@
+"""Stored state: a tensor with history is kept on a module attribute, buffer, global or
+container and read again later (a memory bank, a cache, an EMA, a list never cleared).
+
+Storing the tensor also stores the graph that produced it. The backward of the step that
+stored it frees that graph; a later step reads the stored tensor, and its backward reaches
+the freed graph again.
+
+`retain_graph=True` would keep every stored step's graph alive and backpropagate into past
+batches (memory grows with every step, and the optimizer's in-place updates soon turn it
+into the in-place error). Store the value without its history: `.detach()` where it is
+stored. A memory bank, cache or moving average is data for later steps, not a path for
+gradients.
+"""
+
+from __future__ import annotations
+
+import ast
+
+from autograd_doctor.diagnosis import places
+from autograd_doctor.diagnosis.common import describe_call, finding, recurrent_store
+from autograd_doctor.diagnosis.remedy import (
+    Diagnosis,
+    Insert,
+    Operation,
+    Remedy,
+    detached,
+    replace_node,
+)
+from autograd_doctor.diagnosis.stale import Evidence, Suspect, owner_class, same_step
+from autograd_doctor.graph import source
+
+ERROR = "backward-twice"
+CATEGORY = "stored-state"
+CULPRIT = "self.memory"
+
+BROKEN = """\
+import torch
+import torch.nn as nn
+
+torch.manual_seed(0)
+
+
+class Model(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.fc = nn.Linear(4, 4)
+        self.memory = torch.zeros(1, 4)
+
+    def forward(self, x):
+        out = self.fc(x) + self.memory
+        self.memory = out.mean(0, keepdim=True)
+        return out
+
+
+model = Model()
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+for step in range(3):
+    loss = model(torch.randn(8, 4)).pow(2).mean()
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+"""
+
+FIXED = BROKEN.replace("self.memory = out.mean(0, keepdim=True)",
+                       "self.memory = out.mean(0, keepdim=True).detach()")
+
+# Stores that create state rather than update it: never the one holding history.
+_FACTORIES = ("torch.zeros", "torch.ones", "torch.empty", "torch.randn", "torch.rand",
+              "torch.full", "torch.tensor", "torch.zeros_like", "torch.ones_like",
+              "torch.randn_like", "torch.empty_like", "None", "[]", "{}", "list()", "dict()")
+
+
+def match(ev: Evidence) -> Diagnosis | None:
+    if ev.root_stale or same_step(ev) or not ev.suspects:
+        return None
+    suspect = ev.suspects[0]
+    if suspect.kind not in ("attribute", "global", "container-element"):
+        return None
+    if suspect.kind == "container-element" and not _persistent_container(suspect):
+        return None
+    if suspect.kind != "container-element" and recurrent_store(ev, suspect) is not None:
+        return None  # carried-state
+    site = _store_site(ev, suspect)
+    remedy = _detach_on_store(site, suspect) if site else None
+    where = {"attribute": "an attribute", "global": "a global variable",
+             "container-element": "a container"}[suspect.kind]
+    assigned = (site[0], site[1].lineno) if site else None
+    at = f" at {places.user_path(site[0])}:{site[1].lineno}" if site else ""
+    message = (
+        f"`{suspect.expression}` keeps a tensor with its graph in {where}{at}, and a later "
+        f"step reads it again. {describe_call(ev, 'freeing').capitalize()} freed that "
+        f"graph, and {describe_call(ev, 'failing')} reached it again through the stored "
+        f"value. Store it with `.detach()`: what a later step needs is the value, not a "
+        f"path for gradients into past batches. retain_graph=True would keep every past "
+        f"step's graph alive (memory grows each step) and fail with the in-place error once "
+        f"the optimizer updates the weights."
+    )
+    return finding(ev, CATEGORY, message, suspect, assigned, remedy)
+
+
+def _persistent_container(suspect: Suspect) -> bool:
+    """A local list/dict that outlives iterations (created before the loop, filled in it)."""
+    root = suspect.sightings[0].binding.root
+    if "." in root:
+        return True
+    placement = places.place(suspect.frame, root)
+    return placement is None or not placement.stores_in_loop
+
+
+def _store_site(ev: Evidence, suspect: Suspect) -> tuple[str, ast.stmt, ast.expr] | None:
+    """The statement that put the value with history where it was found."""
+    binding = suspect.sightings[0].binding
+    container = suspect.kind == "container-element"
+    expr = binding.root if container else suspect.expression
+    scopes: list[tuple[str, ast.AST, str]] = []
+    if suspect.scope is not None:
+        scopes.append((suspect.frame.file, suspect.scope, expr))
+    if "." in expr:
+        owner = owner_class(expr, suspect, ev.live_scopes)
+        if owner is not None:
+            scopes.append((owner[0], owner[1], "self." + expr.rsplit(".", 1)[1]))
+    tree = source.parse(suspect.frame.file)
+    if tree is not None and suspect.kind in ("global", "container-element"):
+        scopes.append((suspect.frame.file, tree, expr))
+    found: list[tuple[str, ast.stmt, ast.expr]] = []
+    for file, scope, name in scopes:
+        for node in [scope, *ast.walk(scope)]:
+            if not isinstance(node, (ast.Module, ast.FunctionDef, ast.AsyncFunctionDef)):
+                continue
+            for stmt, value in source.container_stores(node, name):
+                found.append((file, stmt, value))
+            if not container:
+                for stmt in source.stores(node, name):
+                    value = places.value_span(stmt)
+                    if value is not None:
+                        found.append((file, stmt, value))
+    useful = [f for f in found if not _creates(f[2]) and not _in_init(f[0], f[1])]
+    useful = useful or [f for f in found if not _creates(f[2])]
+    return useful[-1] if useful else None
+
+
+def _creates(value: ast.expr) -> bool:
+    text = source.text(value)
+    return text.startswith(_FACTORIES) or isinstance(value, ast.Constant)
+
+
+def _in_init(file: str, stmt: ast.stmt) -> bool:
+    tree = source.parse(file)
+    if tree is None:
+        return False
+    for node in ast.walk(tree):
+        if isinstance(node, ast.FunctionDef) and node.name == "__init__" and source.inside(
+                stmt, node):
+            return True
+    return False
+
+
+def _detach_on_store(site: tuple[str, ast.stmt, ast.expr], suspect: Suspect) -> Remedy:
+    file, stmt, value = site
+    structure = suspect.structure if suspect.kind != "container-element" else "T"
+    ops: tuple[Operation, ...]
+    targets = source.targets(stmt)
+    if isinstance(stmt, ast.Assign) and len(targets) > 1 and not isinstance(
+            stmt.targets[0], ast.Subscript):
+        # `out, self.h = f(x)`: detach the stored name right after the statement.
+        name = next((source.text(t) for t in targets
+                     if source.text(t).endswith(suspect.expression.rsplit(".", 1)[-1])),
+                    source.text(targets[-1]))
+        after = (stmt.end_lineno or stmt.lineno) + 1
+        ops = (Insert(file, after, f"{name} = {detached(name, structure)}",
+                      source.indent_of(file, stmt.lineno)),)
+    else:
+        ops = (replace_node(file, value, detached(source.segment(file, value), structure)),)
+    return Remedy(
+        strategy="detach-on-store",
+        description=f"store {suspect.expression} without its graph (.detach())",
+        file=file,
+        line=stmt.lineno,
+        operations=ops,
+    )

@@ -1,0 +1,103 @@
+"""The pipeline: start capture, and turn each captured failure into a diagnosed, fixed and
+rendered Finding. The in-process API and every shell in integrations/ go through here.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from autograd_doctor.capture.hooks import Capture, Failure
+from autograd_doctor.diagnosis import diagnose
+from autograd_doctor.diagnosis.remedy import Diagnosis
+from autograd_doctor.findings import Finding, OriginalError, Report
+from autograd_doctor.fixes import FixError, build
+from autograd_doctor.render.to_terminal import render_finding
+
+NOTE_PREFIX = "autograd-doctor"
+
+
+class Doctor:
+    def __init__(self, notes: bool = True) -> None:
+        self.notes = notes  # attach the diagnosis to the user's exception
+        self.capture = Capture(on_failure=self._on_failure)
+        self.findings: list[Finding] = []
+        self._by_exception: dict[int, tuple[list[Finding], str]] = {}
+
+    def install(self) -> Doctor:
+        self.capture.install()
+        return self
+
+    def uninstall(self) -> None:
+        self.capture.uninstall()
+
+    def __enter__(self) -> Doctor:
+        return self.install()
+
+    def __exit__(self, *exc: object) -> None:
+        self.uninstall()
+
+    # -- failures ----------------------------------------------------------------------
+
+    def _on_failure(self, failure: Failure) -> None:
+        try:
+            diagnoses, reason = diagnose(failure)
+            findings = [with_fix(d) for d in diagnoses]
+        except Exception as exc:  # noqa: BLE001 - the boundary with the user's program
+            findings, reason = [], f"internal error in the diagnosis ({type(exc).__name__}: {exc})"
+        self.findings.extend(findings)
+        self._by_exception[id(failure.exception)] = (findings, reason)
+        if self.notes:
+            for note in notes_for(findings, reason):
+                add_note(failure.exception, note)
+
+    def outcome(self, exc: BaseException) -> tuple[list[Finding], str] | None:
+        """What was found for this exception, if the doctor saw it."""
+        return self._by_exception.get(id(exc))
+
+    def report(self, command: str, exit_code: int, target: str = "",
+               error: BaseException | None = None, traceback: str = "") -> Report:
+        reason = ""
+        if error is not None:
+            seen = self.outcome(error)
+            if seen is not None and not seen[0]:
+                reason = seen[1]
+        if self.findings:
+            status = "diagnosed"
+        elif reason:
+            status = "undiagnosed"
+        else:
+            status = "clean"
+        original = None
+        if error is not None:
+            original = OriginalError(type(error).__name__, _message(error), traceback)
+        return Report(command, status, exit_code, tuple(self.findings), (), reason, original,
+                      target)
+
+
+def with_fix(diagnosis: Diagnosis) -> Finding:
+    if diagnosis.remedy is None:
+        return diagnosis.finding
+    try:
+        fix = build(diagnosis.remedy)
+    except (FixError, OSError, IndexError, UnicodeError):
+        return diagnosis.finding
+    return replace(diagnosis.finding, fix=fix)
+
+
+def notes_for(findings: list[Finding], reason: str) -> list[str]:
+    if not findings:
+        return [f"{NOTE_PREFIX}: could not place this error: {reason}"]
+    return ["\n".join(render_finding(f)) for f in findings]
+
+
+def add_note(exc: BaseException, note: str) -> None:
+    # BaseException.add_note is Python 3.11+; on 3.10 the list is kept but not printed.
+    notes = getattr(exc, "__notes__", None)
+    if notes is None:
+        notes = []
+        exc.__notes__ = notes  # type: ignore[attr-defined]
+    notes.append(note)
+
+
+def _message(error: BaseException) -> str:
+    return str(error.args[0]) if error.args else str(error)

@@ -1,0 +1,133 @@
+"""Names for autograd nodes: the expressions (`h`, `hidden[0]`, `self.memory`) that hold them.
+
+`scan` turns a scope (a frame's locals, an object's attributes) into Bindings; it must stay
+cheap because capture calls it on every backward: O(names in scope), never O(graph).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+import torch
+
+from autograd_doctor.graph.walk import Node
+
+# Containers larger than this are not looked into on the hot path (a dataset held as a
+# list of tensors has no history worth naming).
+MAX_CONTAINER = 32
+MAX_MODULES = 256
+
+
+@dataclass(frozen=True)
+class Binding:
+    """`expression` held a tensor whose grad_fn was `node` (kind as in FINDINGS.md)."""
+
+    expression: str
+    kind: str
+    node: Node
+    root: str  # the name the expression starts from (`hidden` for `hidden[0]`)
+
+
+def scan(scope: Mapping[str, object], kind: str, prefix: str = "") -> list[Binding]:
+    out: list[Binding] = []
+    for name, value in list(scope.items()):
+        if name.startswith("__") or type(value).__name__ in _SKIP_TYPES:
+            continue
+        expr = prefix + name
+        _scan_value(expr, value, kind, 2, out, expr)
+    return out
+
+
+# Values that can never hold a tensor with history and are common in scopes.
+_SKIP_TYPES = frozenset({"module", "function", "type", "int", "float", "str", "bool",
+                         "NoneType", "builtin_function_or_method", "method"})
+
+
+def _scan_value(expr: str, value: object, kind: str, depth: int, out: list[Binding],
+                root: str) -> None:
+    if isinstance(value, torch.Tensor):
+        node = value.grad_fn
+        if node is not None:
+            out.append(Binding(expr, kind, node, root))
+        return
+    if depth <= 0:
+        return
+    element = "container-element" if kind != "attribute" else "attribute"
+    if type(value) in (tuple, list):
+        seq: Any = value
+        if len(seq) <= MAX_CONTAINER:
+            for i, item in enumerate(seq):
+                _scan_value(f"{expr}[{i}]", item, element, depth - 1, out, root)
+    elif type(value) is dict:
+        mapping: Any = value
+        if len(mapping) <= MAX_CONTAINER:
+            for key, item in list(mapping.items()):
+                if isinstance(key, (str, int)):
+                    _scan_value(f"{expr}[{key!r}]", item, element, depth - 1, out, root)
+    elif isinstance(value, torch.nn.Module):
+        scan_module(expr, value, out)
+    elif expr == "self" and hasattr(value, "__dict__"):
+        # A Trainer-like object: its attributes are where state lives between steps.
+        for name, item in list(vars(value).items()):
+            _scan_value(f"self.{name}", item, "attribute", depth - 1, out, f"self.{name}")
+
+
+def scan_module(expr: str, module: torch.nn.Module, out: list[Binding]) -> None:
+    """Tensor attributes and buffers with history anywhere in a module tree."""
+    for count, (path, sub) in enumerate(module.named_modules()):
+        if count >= MAX_MODULES:
+            break
+        base = f"{expr}.{path}" if path else expr
+        for name, item in sub.__dict__.items():
+            if type(item) is torch.Tensor or (isinstance(item, torch.Tensor)
+                                              and not isinstance(item, torch.nn.Parameter)):
+                node = item.grad_fn
+                if node is not None:
+                    out.append(Binding(f"{base}.{name}", "attribute", node, f"{base}.{name}"))
+            elif type(item) in (list, tuple, dict) and not name.startswith("_"):
+                _scan_value(f"{base}.{name}", item, "attribute", 1, out, f"{base}.{name}")
+        for name, buf in sub._buffers.items():
+            if buf is not None and buf.grad_fn is not None:
+                out.append(Binding(f"{base}.{name}", "attribute", buf.grad_fn, f"{base}.{name}"))
+
+
+def index(bindings: Iterable[Binding]) -> dict[Node, list[Binding]]:
+    out: dict[Node, list[Binding]] = {}
+    for b in bindings:
+        out.setdefault(b.node, []).append(b)
+    return out
+
+
+def modules_in(scope: Mapping[str, object]) -> Iterator[tuple[str, torch.nn.Module]]:
+    for name, value in list(scope.items()):
+        if isinstance(value, torch.nn.Module):
+            yield name, value
+        elif name == "self" and hasattr(value, "__dict__"):
+            for attr, item in list(vars(value).items()):
+                if isinstance(item, torch.nn.Module):
+                    yield f"self.{attr}", item
+
+
+def parameter_names(scopes: Iterable[Mapping[str, object]]) -> dict[int, str]:
+    """id(parameter) -> `model.fc.weight` for the modules visible in these scopes."""
+    out: dict[int, str] = {}
+    for scope in scopes:
+        for expr, module in modules_in(scope):
+            for name, param in module.named_parameters():
+                out.setdefault(id(param), f"{expr}.{name}")
+    return out
+
+
+def structure(value: object, depth: int = 3) -> str:
+    """A short type sketch used to pick the right detach form: T, (T, T), [(T, T)]."""
+    if isinstance(value, torch.Tensor):
+        return "T"
+    if depth > 0 and type(value) in (tuple, list):
+        seq: Any = value
+        inner = ", ".join(structure(v, depth - 1) for v in seq[:MAX_CONTAINER])
+        return f"({inner})" if type(value) is tuple else f"[{inner}]"
+    if value is None:
+        return "None"
+    return "?"

@@ -1,0 +1,84 @@
+"""Runs a script or module the way `python` would: `__main__`, `sys.argv`, `sys.path[0]`,
+the script's own output, `sys.exit` codes, and Python's traceback for uncaught errors.
+"""
+
+from __future__ import annotations
+
+import os
+import runpy
+import sys
+import traceback
+from dataclasses import dataclass
+from types import TracebackType
+
+_OWN_DIR = os.path.dirname(os.path.abspath(__file__)) + os.sep
+SIGINT_EXIT = 130
+
+
+@dataclass
+class Outcome:
+    exit_code: int
+    error: BaseException | None = None  # uncaught exception other than SystemExit
+    traceback: str = ""  # as Python would print it, without our frames
+
+
+def run(target: str, args: list[str], module: bool = False) -> Outcome:
+    saved_argv, saved_path = sys.argv, list(sys.path)
+    sys.argv = [target, *args]
+    if module:
+        sys.path[0:1] = [os.getcwd()]
+    else:
+        sys.path[0:1] = [os.path.dirname(os.path.abspath(target))]
+    try:
+        if module:
+            runpy.run_module(target, run_name="__main__", alter_sys=True)
+        else:
+            runpy.run_path(target, run_name="__main__")
+    except SystemExit as exc:
+        return Outcome(_exit_code(exc))
+    except KeyboardInterrupt as exc:
+        return Outcome(SIGINT_EXIT, exc, format_error(exc))
+    except BaseException as exc:  # noqa: BLE001 - the user's program failed; report as Python does
+        return Outcome(1, exc, format_error(exc))
+    finally:
+        sys.argv = saved_argv
+        sys.path[:] = saved_path
+    return Outcome(0)
+
+
+def _exit_code(exc: SystemExit) -> int:
+    code = exc.code
+    if code is None:
+        return 0
+    if isinstance(code, int):
+        return code
+    print(code, file=sys.stderr)
+    return 1
+
+
+def user_traceback(tb: TracebackType | None) -> TracebackType | None:
+    """Drop the leading frames that belong to this package and runpy."""
+    while tb is not None:
+        name = tb.tb_frame.f_code.co_filename
+        if not (name.startswith(_OWN_DIR) or "runpy" in os.path.basename(name)):
+            break
+        tb = tb.tb_next
+    return tb
+
+
+def format_error(exc: BaseException, limit_to_user: bool = False) -> str:
+    tb = user_traceback(exc.__traceback__)
+    if limit_to_user:
+        return _short(exc, tb)
+    return "".join(traceback.format_exception(type(exc), exc, tb))
+
+
+def _short(exc: BaseException, tb: TracebackType | None) -> str:
+    """The traceback with torch's internal frames left out (what the user wrote only)."""
+    from autograd_doctor.capture.frames import is_user_file
+
+    frames = [f for f in traceback.extract_tb(tb) if is_user_file(f.filename)]
+    lines = ["Traceback (most recent call last, torch internals omitted):\n"]
+    lines += traceback.format_list(frames)
+    lines += traceback.format_exception_only(type(exc), exc)
+    return "".join(lines)
