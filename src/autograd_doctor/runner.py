@@ -4,10 +4,14 @@ the script's own output, `sys.exit` codes, and Python's traceback for uncaught e
 
 from __future__ import annotations
 
+import builtins
+import importlib.machinery
+import io
 import os
 import runpy
 import sys
 import traceback
+import types
 from dataclasses import dataclass
 from types import TracebackType
 
@@ -32,7 +36,9 @@ def run(target: str, args: list[str], module: bool = False) -> Outcome:
     try:
         if module:
             runpy.run_module(target, run_name="__main__", alter_sys=True)
-        else:
+        elif os.path.isfile(target):
+            _run_file(target)
+        else:  # a directory or zip with __main__.py
             runpy.run_path(target, run_name="__main__")
     except SystemExit as exc:
         return Outcome(_exit_code(exc))
@@ -44,6 +50,30 @@ def run(target: str, args: list[str], module: bool = False) -> Outcome:
         sys.argv = saved_argv
         sys.path[:] = saved_path
     return Outcome(0)
+
+
+_mains: list[types.ModuleType] = []  # keep each script's globals alive until exit, as python
+
+
+def _run_file(target: str) -> None:
+    """What `python target` does: a fresh `__main__` with an absolute `__file__`, and
+    `sys.argv[0]` left as typed (runpy.run_path would overwrite it)."""
+    path = os.path.abspath(target)
+    main = types.ModuleType("__main__")
+    main.__file__ = path
+    main.__cached__ = None  # type: ignore[attr-defined]
+    main.__loader__ = importlib.machinery.SourceFileLoader("__main__", path)
+    main.__builtins__ = builtins  # type: ignore[attr-defined]
+    _mains.append(main)
+    with io.open_code(path) as handle:
+        code = compile(handle.read(), path, "exec", dont_inherit=True)
+    saved = sys.modules.get("__main__")
+    sys.modules["__main__"] = main
+    try:
+        exec(code, main.__dict__)
+    finally:
+        if saved is not None:
+            sys.modules["__main__"] = saved
 
 
 def _exit_code(exc: SystemExit) -> int:

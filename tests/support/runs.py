@@ -69,5 +69,7 @@ def gradcheck(work: Path, args: list[str]) -> tuple[dict[str, Any], Run]:
 def apply_diff(work: Path, diff: str, file: str) -> subprocess.CompletedProcess[str]:
     """Apply a report's diff with `patch -p1` from the directory holding the fixed file."""
     where = (work / file).parent
-    return subprocess.run(["patch", "-p1", "--no-backup-if-mismatch"], input=diff, cwd=where,
-                          capture_output=True, text=True)
+    # GNU patch where there is one, else git (which every clone of this repo has).
+    cmd = (["patch", "-p1", "--no-backup-if-mismatch"] if shutil.which("patch")
+           else ["git", "apply", "-p1", "-"])
+    return subprocess.run(cmd, input=diff, cwd=where, capture_output=True, text=True)

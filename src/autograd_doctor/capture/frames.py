@@ -13,9 +13,8 @@ from autograd_doctor.graph.names import Binding, scan, structure
 
 _TORCH_DIR = os.path.dirname(torch.__file__) + os.sep
 _OWN_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
-_STDLIB_DIRS = tuple(
-    os.path.join(p, "") for p in {sysconfig.get_paths()["stdlib"], sysconfig.get_paths()["platstdlib"]}
-)
+_PATHS = sysconfig.get_paths()
+_STDLIB_DIRS = tuple(os.path.join(p, "") for p in {_PATHS["stdlib"], _PATHS["platstdlib"]})
 _USER_FILE: dict[str, bool] = {}
 
 # Frames looked at per backward call: enough for train() -> Trainer.fit() -> step() -> helper.
@@ -40,6 +39,13 @@ def is_user_file(filename: str) -> bool:
     return verdict
 
 
+def is_project_file(filename: str) -> bool:
+    """The user's own code: not torch, not ours, not the standard library nor an installed
+    package (where a cache in a helper module of their project lives)."""
+    return is_user_file(filename) and not filename.startswith("<") and not any(
+        part in filename for part in ("site-packages", "dist-packages"))
+
+
 def user_frames(start: FrameType | None, limit: int = MAX_FRAMES) -> list[FrameType]:
     """User frames from `start` outwards, innermost first."""
     out: list[FrameType] = []
@@ -55,7 +61,10 @@ def caller_frames(depth: int) -> list[FrameType]:
     return user_frames(sys._getframe(depth + 1))
 
 
-def snapshot(frames: list[FrameType]) -> tuple[tuple[tuple[int, Binding], ...], dict[tuple[int, str], str]]:
+Snapshot = tuple[tuple[tuple[int, Binding], ...], dict[tuple[int, str], str]]
+
+
+def snapshot(frames: list[FrameType]) -> Snapshot:
     """Named tensors with history in these frames (and the globals they see), plus a
     structure sketch of each name that holds one (for choosing how to detach it)."""
     bindings: list[tuple[int, Binding]] = []

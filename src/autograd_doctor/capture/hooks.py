@@ -218,6 +218,7 @@ def _wrap(original: Callable[..., Any], api: str) -> Callable[..., Any]:
 
 def _parse_call(api: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> tuple[Any, Any, Any]:
     """(tensors, retain_graph, create_graph) from a backward(...) or grad(...) call."""
+    names: tuple[str, ...]
     if api == "backward":
         # backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False, ...)
         names = ("tensors", "grad_tensors", "retain_graph", "create_graph")

@@ -76,7 +76,8 @@ def _term(store: ast.stmt, expression: str) -> ast.expr:
     if isinstance(store, ast.AugAssign):
         return store.value
     value = store.value  # type: ignore[attr-defined]
-    return value.right if source.text(value.left) == expression else value.left
+    term: ast.expr = value.right if source.text(value.left) == expression else value.left
+    return term
 
 
 def _remedy(ev: Evidence, file: str, store: ast.stmt, term: ast.expr,

@@ -26,7 +26,7 @@ from autograd_doctor.diagnosis.common import (
     finding,
     recurrent_store,
 )
-from autograd_doctor.diagnosis.remedy import Diagnosis, Insert, Remedy, detached
+from autograd_doctor.diagnosis.remedy import Diagnosis, Insert, Remedy, detached, replace_node
 from autograd_doctor.diagnosis.stale import Evidence, Suspect, owner_class, same_step
 from autograd_doctor.graph import source
 
@@ -81,7 +81,13 @@ def _local(ev: Evidence, suspect: Suspect) -> Diagnosis | None:
                and (p := places.place(s.frame, s.expression)) is not None
                and p.loop is placement.loop and p.stores_in_loop]
     store = _store_before(in_loop, placement.line)
-    remedy = _detach_at_top(placement, carried)
+    remedy: Remedy | None
+    if running_estimate(store, suspect.expression):
+        # `b = 0.9 * b + 0.1 * x`: an estimate (a baseline, a normaliser) is data, not a
+        # path for gradients even within the step, so the update itself is detached.
+        remedy = _detach_update(placement.file, store, suspect.expression)
+    else:
+        remedy = _detach_at_top(placement, carried)
     names = " and ".join(f"`{s.expression}`" for s in carried)
     message = (
         f"{names} is computed in one iteration of the loop at "
@@ -92,6 +98,31 @@ def _local(ev: Evidence, suspect: Suspect) -> Diagnosis | None:
         f"backpropagates through its own part only. {RETAIN_GRAPH_CARRIED}"
     )
     return finding(ev, CATEGORY, message, suspect, (placement.file, store.lineno), remedy)
+
+
+def running_estimate(stmt: ast.stmt, expression: str) -> bool:
+    """`x = a * x + b * y`: an exponential moving average of something else."""
+    value = getattr(stmt, "value", None)
+    if not isinstance(stmt, ast.Assign) or not isinstance(value, ast.BinOp) or not isinstance(
+            value.op, ast.Add):
+        return False
+    sides = [value.left, value.right]
+    decayed = [s for s in sides if isinstance(s, ast.BinOp) and isinstance(s.op, ast.Mult)
+               and expression in (source.text(s.left), source.text(s.right))]
+    return len(decayed) == 1 and all(
+        expression not in source.names_in(s) for s in sides if s is not decayed[0])
+
+
+def _detach_update(file: str, store: ast.stmt, expression: str) -> Remedy:
+    value = places.value_span(store)
+    assert value is not None
+    return Remedy(
+        strategy="detach-on-store",
+        description=f"keep {expression} as a running estimate without gradient history",
+        file=file,
+        line=store.lineno,
+        operations=(replace_node(file, value, detached(source.segment(file, value))),),
+    )
 
 
 def _store_before(stores: list[ast.stmt], line: int) -> ast.stmt:

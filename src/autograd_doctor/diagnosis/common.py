@@ -23,6 +23,16 @@ DETACH_CLONE = (
 )
 
 
+def as_written(expression: str, file: str | None, line: int | None) -> str:
+    """`model.memory` found on the model is `self.memory` where the class assigns it."""
+    if "." not in expression or file is None or line is None:
+        return expression
+    attr = "self." + expression.rsplit(".", 1)[1]
+    if expression.split(".")[0] != "self" and attr in source.line_text(file, line):
+        return attr
+    return expression
+
+
 def describe_call(ev: Evidence, which: str) -> str:
     record = ev.freeing if which == "freeing" else ev.failing
     if record is None:
@@ -34,11 +44,12 @@ def describe_call(ev: Evidence, which: str) -> str:
 
 def finding(ev: Evidence, category: str, message: str, suspect: Suspect | None,
             assigned: tuple[str, int] | None, remedy: Remedy | None,
-            **details: object) -> Diagnosis:
+            expression: str | None = None, **details: object) -> Diagnosis:
     found = None
     if suspect is not None:
         file, line = assigned if assigned else (None, None)
-        found = culprit(suspect.expression, suspect.kind, file, line)
+        name = expression or as_written(suspect.expression, file, line)
+        found = culprit(name, suspect.kind, file, line)
     extra: dict[str, object] = {k: v for k, v in details.items() if v is not None}
     if len(ev.suspects) > 1:
         extra["also"] = [s.expression for s in ev.suspects[1:]]

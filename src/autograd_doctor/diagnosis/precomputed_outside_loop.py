@@ -63,9 +63,10 @@ def match(ev: Evidence) -> Diagnosis | None:
     why = ("it depends on parameters the optimizer trains, so compute it inside the loop"
            if trained else
            "nothing trainable feeds it, so compute it once with `.detach()` and keep no graph")
+    loop_line = placement.loop.lineno if placement.loop else placement.line
     message = (
         f"`{suspect.expression}` is computed once, before the loop at "
-        f"{places.user_path(placement.file)}:{placement.loop.lineno}, and every iteration "
+        f"{places.user_path(placement.file)}:{loop_line}, and every iteration "
         f"uses it. {describe_call(ev, 'freeing').capitalize()} freed the graph behind it in "
         f"the first iteration, and {describe_call(ev, 'failing')} reached that graph again. "
         f"Here {why}. retain_graph=True would keep reusing a value computed before training "

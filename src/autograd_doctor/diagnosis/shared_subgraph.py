@@ -18,11 +18,11 @@ from __future__ import annotations
 
 import ast
 
+from autograd_doctor.capture.ledger import BackwardRecord, FrameInfo
 from autograd_doctor.diagnosis import places
 from autograd_doctor.diagnosis.common import describe_call, finding
 from autograd_doctor.diagnosis.remedy import Delete, Diagnosis, Operation, Remedy, replace_node
-from autograd_doctor.diagnosis.stale import Evidence, Suspect, same_step
-from autograd_doctor.capture.ledger import BackwardRecord, FrameInfo
+from autograd_doctor.diagnosis.stale import Evidence, Suspect, resolve, same_step
 from autograd_doctor.graph import source
 
 ERROR = "backward-twice"
@@ -182,7 +182,7 @@ def _sum_losses(ev: Evidence) -> Remedy | None:
     a, b = _backward_call(first.site), _backward_call(second.site)
     if a is None or b is None or a[1].args or a[1].keywords or b[1].args or b[1].keywords:
         return None
-    if not isinstance(a[0], ast.Expr) or _uses_grads_between(first.site, second.site):
+    if not isinstance(a[0], ast.Expr) or _uses_grads_between(ev, first.site, second.site):
         return None
     file = second.site.file
     ra, rb = a[1].func.value, b[1].func.value  # type: ignore[attr-defined]
@@ -204,12 +204,37 @@ def _sum_losses(ev: Evidence) -> Remedy | None:
     )
 
 
-def _uses_grads_between(first: FrameInfo, second: FrameInfo) -> bool:
-    """Does code between the two calls read gradients or step (so they can't be merged)?"""
+_GRAD_WORDS = (".grad", ".step(", "clip_grad", "zero_grad")
+
+
+def _uses_grads_between(ev: Evidence, first: FrameInfo, second: FrameInfo) -> bool:
+    """Does code between the two calls read gradients or step, directly or through a
+    function of the user's (then the two calls cannot be merged into one)?"""
     for line in range(first.line + 1, second.line):
         text = source.line_text(first.file, line)
-        if ".grad" in text or ".step(" in text or "clip_grad" in text or "zero_grad" in text:
+        if any(word in text for word in _GRAD_WORDS):
             return True
+        try:
+            calls = [n for n in ast.walk(ast.parse(text)) if isinstance(n, ast.Call)]
+        except SyntaxError:
+            continue
+        for call in calls:
+            func = resolve(source.text(call.func), ev.live_scopes)
+            code = getattr(func, "__code__", None)
+            if code is not None and _mentions_grads(code.co_filename, code.co_firstlineno):
+                return True
+    return False
+
+
+def _mentions_grads(file: str, first_line: int) -> bool:
+    tree = source.parse(file)
+    if tree is None:
+        return False
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and first_line in (
+                node.lineno, *[d.lineno for d in node.decorator_list]):
+            text = ast.unparse(node)
+            return any(word in text for word in _GRAD_WORDS)
     return False
 
 

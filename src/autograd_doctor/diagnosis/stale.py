@@ -9,16 +9,17 @@ from __future__ import annotations
 
 import ast
 import inspect
+import sys
 from dataclasses import dataclass, field
 from typing import Any
 
 import torch
 
-from autograd_doctor.capture.frames import snapshot
+from autograd_doctor.capture.frames import is_project_file, snapshot
 from autograd_doctor.capture.hooks import Failure
 from autograd_doctor.capture.ledger import BackwardRecord, FrameInfo, StepRecord
 from autograd_doctor.graph import source
-from autograd_doctor.graph.names import Binding
+from autograd_doctor.graph.names import Binding, scan
 from autograd_doctor.graph.walk import (
     FREED,
     Node,
@@ -117,8 +118,9 @@ def gather(failure: Failure) -> Evidence | None:
         # the nodes below it were. Sequence numbers order nodes within one thread.
         mark = freeing.extra.get("sequence", -1)
         old = {n for n in failing_nodes if 0 <= sequence_nr(n) < mark}
-        carried = _entries_that_fail(_boundary(failing_nodes, old, cons, roots), stale)
-        entries = carried or entries
+        if not roots & old:  # else the whole failing graph predates the freeing call
+            carried = _entries_that_fail(_boundary(failing_nodes, old, cons, roots), stale)
+            entries = carried or entries
     scopes = _live_scopes(failure)
     sightings = _sightings(failure, entries)
     suspects = _suspects(entries, sightings)
@@ -199,6 +201,17 @@ def _sightings(failure: Failure, entries: list[Node]) -> dict[Node, list[Sightin
         if b.node in wanted:
             out.setdefault(b.node, []).append(
                 Sighting(b, live_frames[i], True, None, structures.get((i, b.root), "T")))
+    # State kept in the globals of the user's other modules (a cache in a helper module)
+    # is on no frame; look there too.
+    for module in list(sys.modules.values()):
+        file = getattr(module, "__file__", None)
+        if not file or not is_project_file(file) or any(f.f_globals is vars(module)
+                                                        for f in failure.frames):
+            continue
+        where = FrameInfo(file, 0, "<module>", 1)
+        for b in scan(vars(module), "global"):
+            if b.node in wanted:
+                out.setdefault(b.node, []).append(Sighting(b, where, True, None, "T"))
     for record in sorted(failure.records, key=lambda r: -r.order):
         for i, b in record.bindings:
             if b.node in wanted:
@@ -219,8 +232,31 @@ def _kind(s: Sighting) -> str:
 
 
 def best(sightings: list[Sighting]) -> Sighting:
-    return min(sightings, key=lambda s: (not s.live, KIND_RANK.get(_kind(s), 9), -s.order,
+    stored = any(_kind(s) in ("attribute", "global", "container-element") for s in sightings)
+    return min(sightings, key=lambda s: (stored and _transit(s), not s.live,
+                                         KIND_RANK.get(_kind(s), 9), -s.order,
                                          len(s.binding.expression)))
+
+
+def _transit(s: Sighting) -> bool:
+    """A local that each iteration binds afresh before reading it (`z = cache.get(i)`): when
+    the old value is also held in storage (a cache, an attribute), that name says more."""
+    b = s.binding
+    if b.kind != "local":
+        return False
+    scope = source.scope_of(s.frame.file, s.frame.function, s.frame.first_line)
+    if scope is None:
+        return False
+    loops = source.loops_around(scope, s.frame.line)
+    if not loops:
+        return False
+    loop = loops[-1]
+    stores = [st for st in source.stores(scope, b.root) if source.inside(st, loop)]
+    if not stores:
+        return False
+    reads = [r for r in source.reads(scope, b.root) if source.inside(r, loop)]
+    first_store = min(st.lineno for st in stores)
+    return not any(r.lineno <= first_store for r in reads)
 
 
 def _suspects(entries: list[Node], sightings: dict[Node, list[Sighting]]) -> list[Suspect]:
@@ -234,7 +270,8 @@ def _suspects(entries: list[Node], sightings: dict[Node, list[Sighting]]) -> lis
         kind = _kind(s)
         # A tuple or list held in a local (an LSTM's (h, c)) is detached as a whole.
         whole = kind in ("local", "container-element") and b.expression != b.root \
-            and "." not in b.root and s.structure[:1] in "(["
+            and "." not in b.root and (s.structure[:1] == "(" or (
+                s.structure[:1] == "[" and _rebound_in_loop(s)))
         expression = b.root if whole else b.expression
         if whole:
             kind = "local" if b.kind in ("local", "container-element") else b.kind
@@ -247,6 +284,17 @@ def _suspects(entries: list[Node], sightings: dict[Node, list[Sighting]]) -> lis
         else:
             groups[key] = Suspect(expression, kind, s.frame, s.structure, [entry], [s])
     return sorted(groups.values(), key=_source_order)
+
+
+def _rebound_in_loop(s: Sighting) -> bool:
+    """A list reassigned as a whole each iteration (per-layer states), not one that is
+    filled by append (a history)."""
+    scope = source.scope_of(s.frame.file, s.frame.function, s.frame.first_line)
+    if scope is None:
+        return False
+    loops = source.loops_around(scope, s.frame.line)
+    return bool(loops) and any(source.inside(st, loops[-1])
+                               for st in source.stores(scope, s.binding.root))
 
 
 def _kind_of_root(s: Sighting) -> str:

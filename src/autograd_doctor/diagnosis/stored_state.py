@@ -95,7 +95,20 @@ def match(ev: Evidence) -> Diagnosis | None:
         f"step's graph alive (memory grows each step) and fail with the in-place error once "
         f"the optimizer updates the weights."
     )
-    return finding(ev, CATEGORY, message, suspect, assigned, remedy)
+    return finding(ev, CATEGORY, message, suspect, assigned, remedy,
+                   expression=_as_stored(site) if site and suspect.kind == "container-element"
+                   else None)
+
+
+def _as_stored(site: tuple[str, ast.stmt, ast.expr]) -> str:
+    """The container as the store statement writes it: `history` for `history.append(x)`,
+    `_CACHE[key]` for `_CACHE[key] = x`."""
+    file, stmt, _ = site
+    if isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call) and isinstance(
+            stmt.value.func, ast.Attribute):
+        return source.segment(file, stmt.value.func.value)
+    target = source.targets(stmt)[0]
+    return source.segment(file, target)
 
 
 def _persistent_container(suspect: Suspect) -> bool:
@@ -127,8 +140,8 @@ def _store_site(ev: Evidence, suspect: Suspect) -> tuple[str, ast.stmt, ast.expr
         for node in [scope, *ast.walk(scope)]:
             if not isinstance(node, (ast.Module, ast.FunctionDef, ast.AsyncFunctionDef)):
                 continue
-            for stmt, value in source.container_stores(node, name):
-                found.append((file, stmt, value))
+            for stmt, stored in source.container_stores(node, name):
+                found.append((file, stmt, stored))
             if not container:
                 for stmt in source.stores(node, name):
                     value = places.value_span(stmt)

@@ -151,6 +151,8 @@ def run(options: Options) -> int:
     report = doctor.report("run", exit_code, options.target, error, outcome.traceback)
     if error is not None and seen is None:
         sys.stderr.write(outcome.traceback)  # not ours: fail exactly as python would
+        if options.format == "terminal" and not options.output:
+            return exit_code
     emit(report, options)
     if error is not None and seen is not None:
         sys.stderr.write("\n" + runner.format_error(error, limit_to_user=True))
@@ -213,14 +215,14 @@ def explain(options: Options) -> int:
             summary = (module.__doc__ or "").strip().splitlines()[0]
             print(f"{category:<26} [{module.ERROR}] {summary}")
         return 0
-    module = modules.get(options.category)
-    if module is None:
+    chosen = modules.get(options.category)
+    if chosen is None:
         print(f"autograd-doctor: unknown category {options.category!r}; "
               f"known: {', '.join(modules)}", file=sys.stderr)
         return EXIT_USAGE
-    print((module.__doc__ or "").strip())
-    for title, text in (("broken", getattr(module, "BROKEN", "")),
-                        ("fixed", getattr(module, "FIXED", ""))):
+    print((chosen.__doc__ or "").strip())
+    for title, text in (("broken", getattr(chosen, "BROKEN", "")),
+                        ("fixed", getattr(chosen, "FIXED", ""))):
         if text:
             print(f"\n--- {title} ---\n{text.rstrip()}")
     return 0

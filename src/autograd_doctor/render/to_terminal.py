@@ -23,6 +23,9 @@ def render_terminal(report: Report) -> str:
     for finding in report.findings:
         out.extend(render_finding(finding))
         out.append("")
+    if report.command == "run" and report.target and any(f.fix for f in report.findings):
+        out.append(f"  apply and verify the fix: autograd-doctor run --fix {report.target}")
+        out.append("")
     for note in report.notes:
         out.extend(_wrap(f"note: {note}", "autograd-doctor: "))
     if report.status == "undiagnosed":
