@@ -4,17 +4,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from autograd_doctor import runner
-from autograd_doctor.doctor import Doctor
+from autograd_doctor import doctor, runner
 from autograd_doctor.findings import Report
 
 
 def run_text(text: str, tmp_path: Path, name: str = "train.py") -> tuple[Report, runner.Outcome]:
     script = tmp_path / name
     script.write_text(text)
-    doctor = Doctor(notes=False).install()
-    try:
-        outcome = runner.run(str(script), [])
-    finally:
-        doctor.uninstall()
-    return doctor.report("run", outcome.exit_code, str(script), outcome.error), outcome
+    return doctor.run(str(script), [])

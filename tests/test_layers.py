@@ -7,7 +7,7 @@ import ast
 from pathlib import Path
 
 PACKAGE = Path(__file__).parent.parent / "src" / "autograd_doctor"
-ORDER = ["findings", "graph", "capture", "diagnosis", "fixes", "render", "doctor", "runner",
+ORDER = ["findings", "graph", "capture", "diagnosis", "fixes", "render", "runner", "doctor",
          "integrations"]
 
 

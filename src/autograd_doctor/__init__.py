@@ -51,6 +51,9 @@ def watch(notes: bool = True) -> Iterator[Doctor]:
     doctor = install(notes=notes)
     try:
         yield doctor
+    except BaseException as exc:
+        doctor.examine(exc)  # errors raised outside backward (saved-tensor reads)
+        raise
     finally:
         if not was_installed:
             uninstall()

@@ -6,7 +6,9 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from autograd_doctor.capture.hooks import Capture, Failure
+from autograd_doctor import runner
+from autograd_doctor.capture.frames import is_user_file
+from autograd_doctor.capture.hooks import Capture, Failure, classify
 from autograd_doctor.diagnosis import diagnose
 from autograd_doctor.diagnosis.remedy import Diagnosis
 from autograd_doctor.findings import Finding, OriginalError, Report
@@ -33,8 +35,29 @@ class Doctor:
     def __enter__(self) -> Doctor:
         return self.install()
 
-    def __exit__(self, *exc: object) -> None:
+    def __exit__(self, kind: object, exc: BaseException | None, tb: object) -> None:
+        if exc is not None:
+            self.examine(exc)
         self.uninstall()
+
+    def examine(self, exc: BaseException) -> None:
+        """An autograd error that reached the top without passing through a backward call:
+        a saved tensor read after its graph was freed."""
+        if self.outcome(exc) is not None or classify(exc) != "backward-twice":
+            return
+        frames = []
+        tb = exc.__traceback__
+        while tb is not None:
+            if is_user_file(tb.tb_frame.f_code.co_filename):
+                frames.append(tb.tb_frame)
+            tb = tb.tb_next
+        frames.reverse()  # innermost first, as everywhere else
+        records, steps = self.capture.ledger.snapshot()
+        failure = Failure("saved-tensor-access", exc, None, frames, records, steps, self.capture)
+        try:
+            self._on_failure(failure)
+        finally:
+            frames.clear()
 
     # -- failures ----------------------------------------------------------------------
 
@@ -72,6 +95,26 @@ class Doctor:
             original = OriginalError(type(error).__name__, _message(error), traceback)
         return Report(command, status, exit_code, tuple(self.findings), (), reason, original,
                       target)
+
+
+def run(target: str, args: list[str], module: bool = False,
+        command: str = "run") -> tuple[Report, runner.Outcome]:
+    """Run a script (or module) as python would, under a Doctor; the report and outcome."""
+    doctor = Doctor(notes=False).install()
+    try:
+        outcome = runner.run(target, args, module)
+    finally:
+        doctor.uninstall()
+    error = outcome.error
+    if error is not None:
+        doctor.examine(error)
+    exit_code = outcome.exit_code
+    if exit_code == 0 and doctor.findings:
+        exit_code = 1
+    report = doctor.report(command, exit_code, target, error, outcome.traceback)
+    if error is not None and doctor.outcome(error) is None:
+        report = replace(report, original_error=None)  # not an autograd error: not ours
+    return report, outcome
 
 
 def with_fix(diagnosis: Diagnosis) -> Finding:

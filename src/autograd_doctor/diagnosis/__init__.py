@@ -14,15 +14,16 @@ from types import ModuleType
 from typing import Any
 
 from autograd_doctor.capture.hooks import Failure
-from autograd_doctor.diagnosis import stale
+from autograd_doctor.diagnosis import access, stale
 from autograd_doctor.diagnosis.remedy import Diagnosis
 
 # Modules that hold shared machinery rather than a cause.
-_NOT_CAUSES = {"common", "places", "remedy", "stale"}
+_NOT_CAUSES = {"access", "common", "places", "remedy", "stale"}
 
 # How each kind of error gathers its evidence.
 GATHERERS: dict[str, Callable[[Failure], Any]] = {
     "backward-twice": stale.gather,
+    "saved-tensor-access": access.gather,
 }
 
 
@@ -55,7 +56,8 @@ def diagnose(failure: Failure) -> tuple[list[Diagnosis], str]:
         return [], f"no diagnosis exists yet for {failure.error}"
     evidence = gather(failure)
     if evidence is None:
-        return [], "the failing backward call was not recorded"
+        return [], ("the failing backward call was not recorded" if failure.record is None
+                    and failure.error == "backward-twice" else "no cause could be placed")
     found = candidates(failure.error, evidence)
     if len(found) > 1:
         # Causes are meant to be exclusive; say so rather than pick silently.

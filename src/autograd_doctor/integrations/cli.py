@@ -134,31 +134,20 @@ def run(options: Options) -> int:
                         f"{os.path.abspath(options.target)!r}: no such file", target=options.target)
         emit(report, options)
         return EXIT_USAGE
-    from autograd_doctor import runner
-    from autograd_doctor.doctor import Doctor
+    from autograd_doctor import doctor, runner
 
-    doctor = Doctor(notes=False)
-    doctor.install()
-    try:
-        outcome = runner.run(options.target, options.args, options.module)
-    finally:
-        doctor.uninstall()
+    report, outcome = doctor.run(options.target, options.args, options.module)
     error = outcome.error
-    seen = doctor.outcome(error) if error is not None else None
-    exit_code = outcome.exit_code
-    if exit_code == 0 and doctor.findings:
-        exit_code = 1
-    report = doctor.report("run", exit_code, options.target, error, outcome.traceback)
-    if error is not None and seen is None:
-        sys.stderr.write(outcome.traceback)  # not ours: fail exactly as python would
+    if error is not None and report.original_error is None:
+        sys.stderr.write(outcome.traceback)  # not an autograd error: fail exactly as python
         if options.format == "terminal" and not options.output:
-            return exit_code
+            return report.exit_code
     emit(report, options)
-    if error is not None and seen is not None:
+    if error is not None and report.original_error is not None:
         sys.stderr.write("\n" + runner.format_error(error, limit_to_user=True))
     if options.fix and report.status == "diagnosed":
         return fix_and_verify(options, report)
-    return exit_code
+    return report.exit_code
 
 
 def fix_and_verify(options: Options, report: Report) -> int:

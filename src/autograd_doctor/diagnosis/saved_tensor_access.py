@@ -1,0 +1,108 @@
+"""Saved-tensor access: a tensor autograd saved for the backward pass is read after a
+backward call freed it (`loss.grad_fn._saved_self`, `ctx.saved_tensors` on a custom
+Function's context kept for logging).
+
+Backward frees what each node saved as soon as it has used it, so these reads only work
+before backward. PyTorch's message suggests `retain_graph=True`, which would keep the whole
+graph alive only so that this read works. Read the saved tensor before calling backward, or
+keep a reference to the tensor itself when you create it.
+"""
+
+from __future__ import annotations
+
+import ast
+
+from autograd_doctor.diagnosis import places
+from autograd_doctor.diagnosis.access import Access
+from autograd_doctor.diagnosis.remedy import Diagnosis, Move, Remedy
+from autograd_doctor.findings import Finding
+from autograd_doctor.graph import source
+
+ERROR = "saved-tensor-access"
+CATEGORY = "saved-tensor-access"
+CULPRIT = "err.grad_fn._saved_self"
+
+BROKEN = """\
+import torch
+import torch.nn as nn
+
+torch.manual_seed(0)
+model = nn.Linear(4, 1)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+for step in range(3):
+    x, y = torch.randn(8, 4), torch.randn(8, 1)
+    err = (model(x) - y).pow(2)
+    loss = err.mean()
+    opt.zero_grad()
+    loss.backward()
+    print("largest residual", err.grad_fn._saved_self.abs().max().item())
+    opt.step()
+"""
+
+_READ = '    print("largest residual", err.grad_fn._saved_self.abs().max().item())\n'
+FIXED = BROKEN.replace("    loss.backward()\n" + _READ, _READ + "    loss.backward()\n")
+
+
+def match(access: Access) -> Diagnosis | None:
+    freeing = access.freeing
+    remedy = _read_first(access)
+    where = (f"the backward call at {places.user_path(freeing.site.file)}:{freeing.site.line}"
+             if freeing and freeing.site else "an earlier backward call")
+    message = (
+        f"`{access.expression}` reads a tensor that autograd saved for the backward pass, "
+        f"after {where} had used and freed it. Read it before calling backward (or keep "
+        f"your own reference to the tensor when you create it). retain_graph=True would "
+        f"keep the whole graph alive only for this read."
+    )
+    culprit = places.culprit(access.expression, "expression", access.frame.file,
+                             access.frame.line)
+    return Diagnosis(
+        Finding(
+            error=ERROR,
+            category=CATEGORY,
+            message=message,
+            culprit=culprit,
+            failing_backward=None,
+            freeing_backward=places.frame_location(freeing.site) if freeing else None,
+            details={"access": places.location(access.frame.file,
+                                               access.frame.line).to_dict()},
+        ),
+        remedy,
+    )
+
+
+def _read_first(access: Access) -> Remedy | None:
+    """Move the statement that reads (or calls what reads) the saved tensor to just before
+    the backward call, when both sit in the same block."""
+    freeing = access.freeing
+    if freeing is None or freeing.site is None:
+        return None
+    site = freeing.site
+    for frame in access.frames:
+        if not frame.same_code(site) or frame.line <= site.line:
+            continue
+        scope = source.scope_of(frame.file, frame.function, frame.first_line)
+        if scope is None:
+            return None
+        reader = source.statement_at(scope, frame.line)
+        backward = source.statement_at(scope, site.line)
+        if reader is None or backward is None or not _siblings(scope, reader, backward):
+            return None
+        return Remedy(
+            strategy="read-before-backward",
+            description="read the saved tensor before backward frees it",
+            file=frame.file,
+            line=backward.lineno,
+            operations=(Move(frame.file, reader.lineno, reader.end_lineno or reader.lineno,
+                             backward.lineno, source.indent_of(frame.file, backward.lineno)),),
+        )
+    return None
+
+
+def _siblings(scope: ast.AST, a: ast.stmt, b: ast.stmt) -> bool:
+    for node in [scope, *source.own_nodes(scope)]:
+        for name in ("body", "orelse", "finalbody"):
+            block = getattr(node, name, None)
+            if isinstance(block, list) and a in block and b in block:
+                return True
+    return False
