@@ -14,16 +14,19 @@ from types import ModuleType
 from typing import Any
 
 from autograd_doctor.capture.hooks import Failure
-from autograd_doctor.diagnosis import access, stale
+from autograd_doctor.diagnosis import access, cut, stale, versions
 from autograd_doctor.diagnosis.remedy import Diagnosis
 
 # Modules that hold shared machinery rather than a cause.
-_NOT_CAUSES = {"access", "common", "places", "remedy", "stale"}
+_NOT_CAUSES = {"access", "common", "cut", "cut_common", "inplace_common", "places", "remedy",
+               "stale", "versions"}
 
 # How each kind of error gathers its evidence.
 GATHERERS: dict[str, Callable[[Failure], Any]] = {
     "backward-twice": stale.gather,
     "saved-tensor-access": access.gather,
+    "inplace-modified": versions.gather,
+    "no-grad-fn": cut.gather,
 }
 
 

@@ -10,8 +10,6 @@ keep a reference to the tensor itself when you create it.
 
 from __future__ import annotations
 
-import ast
-
 from autograd_doctor.diagnosis import places
 from autograd_doctor.diagnosis.access import Access
 from autograd_doctor.diagnosis.remedy import Diagnosis, Move, Remedy
@@ -86,7 +84,7 @@ def _read_first(access: Access) -> Remedy | None:
             return None
         reader = source.statement_at(scope, frame.line)
         backward = source.statement_at(scope, site.line)
-        if reader is None or backward is None or not _siblings(scope, reader, backward):
+        if reader is None or backward is None or not source.siblings(scope, reader, backward):
             return None
         return Remedy(
             strategy="read-before-backward",
@@ -98,11 +96,3 @@ def _read_first(access: Access) -> Remedy | None:
         )
     return None
 
-
-def _siblings(scope: ast.AST, a: ast.stmt, b: ast.stmt) -> bool:
-    for node in [scope, *source.own_nodes(scope)]:
-        for name in ("body", "orelse", "finalbody"):
-            block = getattr(node, name, None)
-            if isinstance(block, list) and a in block and b in block:
-                return True
-    return False

@@ -95,12 +95,12 @@ def statement_at(scope: ast.AST, line: int) -> ast.stmt | None:
     best: ast.stmt | None = None
     for node in statements(scope):
         if node.lineno <= line <= (node.end_lineno or node.lineno):
-            if not _is_compound(node) or best is None:
+            if not is_compound(node) or best is None:
                 best = node
     return best
 
 
-def _is_compound(node: ast.stmt) -> bool:
+def is_compound(node: ast.stmt) -> bool:
     return isinstance(node, (ast.For, ast.AsyncFor, ast.While, ast.If, ast.With, ast.AsyncWith,
                              ast.Try, ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))
 
@@ -231,3 +231,13 @@ def segment(filename: str, node: ast.AST) -> str:
     """The expression exactly as the user wrote it (unparse would reformat it)."""
     found = ast.get_source_segment("".join(lines(filename)), node)
     return found if found is not None else text(node)
+
+
+def siblings(scope: ast.AST, a: ast.stmt, b: ast.stmt) -> bool:
+    """Are both statements in the same block (so one can move next to the other)?"""
+    for node in [scope, *own_nodes(scope)]:
+        for name in ("body", "orelse", "finalbody"):
+            block = getattr(node, name, None)
+            if isinstance(block, list) and a in block and b in block:
+                return True
+    return False

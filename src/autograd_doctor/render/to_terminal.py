@@ -42,7 +42,8 @@ def render_finding(finding: Finding) -> list[str]:
     lines = [f"autograd-doctor: {title} [{finding.error}: {finding.category}]", ""]
     if finding.culprit:
         c = finding.culprit
-        verb = "at" if c.kind == "expression" else "assigned at"
+        verb = ("at" if c.kind == "expression" else "written at"
+                if finding.error == "inplace-modified" else "assigned at")
         where = f", {verb} {c.file}:{c.line}" if c.file and c.line else ""
         lines.append(f"  culprit    {c.expression} ({c.kind}){where}")
         if c.code:

@@ -1,0 +1,93 @@
+"""Optimizer step between: `optimizer.step()` updated, in place, weights that a graph still
+needed, before that graph was backwarded.
+
+A forward saves the weights it used. Backward through that graph after an optimizer step
+would compute gradients for weights that no longer exist, so PyTorch refuses. This is the
+GAN and actor-critic pattern: two losses share part of a graph, the first one is backwarded
+(often with retain_graph=True, added to get past the "second time" error) and its optimizer
+steps, then the second loss is backwarded through the same, now outdated, graph.
+
+Call backward for every loss that uses these weights before stepping: move the step after
+the second backward. (In a GAN, the usual form recomputes the discriminator's output on
+`fake` after the discriminator step.)
+"""
+
+from __future__ import annotations
+
+from autograd_doctor.diagnosis import places
+from autograd_doctor.diagnosis.inplace_common import RETAIN_GRAPH, describe_saved, inplace_finding
+from autograd_doctor.diagnosis.remedy import Diagnosis, Move, Remedy
+from autograd_doctor.diagnosis.versions import Inplace
+from autograd_doctor.graph import source
+
+ERROR = "inplace-modified"
+CATEGORY = "optimizer-step-between"
+CULPRIT = "critic.2.weight"
+
+BROKEN = """\
+import torch
+import torch.nn as nn
+
+torch.manual_seed(0)
+actor = nn.Linear(4, 2)
+critic = nn.Sequential(nn.Linear(4, 8), nn.Tanh(), nn.Linear(8, 1))
+actor_opt = torch.optim.Adam(actor.parameters(), lr=1e-3)
+critic_opt = torch.optim.Adam(critic.parameters(), lr=1e-3)
+for step in range(3):
+    state, ret = torch.randn(8, 4), torch.randn(8, 1)
+    log_prob = torch.log_softmax(actor(state), -1)[:, :1]
+    advantage = ret - critic(state)
+    critic_loss = advantage.pow(2).mean()
+    actor_loss = -(log_prob * advantage).mean()
+    critic_opt.zero_grad()
+    actor_opt.zero_grad()
+    critic_loss.backward(retain_graph=True)
+    critic_opt.step()
+    actor_loss.backward()
+    actor_opt.step()
+"""
+
+FIXED = BROKEN.replace("    critic_opt.step()\n    actor_loss.backward()\n",
+                       "    actor_loss.backward()\n    critic_opt.step()\n")
+
+
+def match(ev: Inplace) -> Diagnosis | None:
+    step = ev.step
+    if step is None or step.site is None:
+        return None
+    site = step.site
+    failing = ev.failing.site
+    message = (
+        f"{describe_saved(ev)} was saved by the graph that "
+        f"{places.user_path(failing.file) if failing else ''}:{failing.line if failing else ''} "
+        f"backwards, then the optimizer step at {places.user_path(site.file)}:{site.line} "
+        f"updated it in place before that backward ran. Backward needs the values the "
+        f"forward used: call backward for every loss that uses these weights before "
+        f"stepping, or compute the forward again after the step. {RETAIN_GRAPH}"
+    )
+    return inplace_finding(ev, CATEGORY, message, ev.name or "a parameter", "parameter",
+                           (site.file, site.line), _step_after(ev))
+
+
+def _step_after(ev: Inplace) -> Remedy | None:
+    step, failing = ev.step, ev.failing.site
+    if step is None or step.site is None or failing is None or not step.site.same_code(failing):
+        return None
+    scope = source.scope_of(failing.file, failing.function, failing.first_line)
+    if scope is None:
+        return None
+    mover = source.statement_at(scope, step.site.line)
+    anchor = source.statement_at(scope, failing.line)
+    if mover is None or anchor is None or not source.siblings(scope, mover, anchor) \
+            or mover.lineno > anchor.lineno:
+        return None
+    after = (anchor.end_lineno or anchor.lineno) + 1
+    return Remedy(
+        strategy="reorder-step",
+        description="step the optimizer after the second backward",
+        file=failing.file,
+        line=anchor.lineno,
+        operations=(Move(failing.file, mover.lineno, mover.end_lineno or mover.lineno, after,
+                         source.indent_of(failing.file, anchor.lineno)),),
+    )
+

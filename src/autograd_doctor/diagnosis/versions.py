@@ -1,0 +1,232 @@
+"""Evidence for "modified by an inplace operation": which node's saved tensor changed, the
+tensor as the user knows it, and what wrote to it (an optimizer step, or an in-place op).
+
+PyTorch's message gives the tensor's shape and its expected and actual versions; reading
+each node's saved tensors finds the node that saved it (the read raises the same error).
+"""
+
+from __future__ import annotations
+
+import ast
+import inspect
+import math
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+import torch
+
+from autograd_doctor.capture.frames import is_project_file
+from autograd_doctor.capture.hooks import Failure
+from autograd_doctor.capture.ledger import BackwardRecord, StepRecord
+from autograd_doctor.graph import source
+from autograd_doctor.graph.names import modules_in, parameter_names
+from autograd_doctor.graph.walk import (
+    Node,
+    consumers,
+    inputs_of,
+    is_accumulator,
+    leaf_of,
+    modified_saves,
+    node_name,
+    sequence_nr,
+    walk,
+)
+
+_MESSAGE = re.compile(
+    r"\[(?P<type>[^\]\[]+) \[(?P<shape>[\d, ]*)\]\](?:, which is output \d+ of (?P<op>\w+),)?"
+    r" is at version (?P<version>\d+); expected version (?P<expected>\d+)")
+
+
+@dataclass
+class Write:
+    """A statement in the user's source that writes a tensor in place."""
+
+    file: str
+    stmt: ast.stmt
+    target: str  # the tensor written, as written (`x`, `out`)
+    how: str  # "augassign", "method", "subscript", "module", "keyword"
+
+
+@dataclass
+class Inplace:
+    failure: Failure
+    failing: BackwardRecord
+    shape: tuple[int, ...] | None
+    version: int | None
+    node: Node | None  # the node whose saved tensor was modified
+    tensor: torch.Tensor | None
+    name: str | None  # the modified tensor as the user knows it
+    kind: str
+    step: StepRecord | None  # the optimizer step that wrote the parameter
+    writer: Node | None  # the in-place op's node, when autograd recorded one
+    writes: list[Write] = field(default_factory=list)  # candidate statements, best first
+    scopes: list[dict[str, Any]] = field(default_factory=list)
+
+
+def gather(failure: Failure) -> Inplace | None:
+    failing = failure.record
+    if failing is None or not failing.roots:
+        return None
+    found = _MESSAGE.search(str(failure.exception))
+    shape = tuple(int(s) for s in found["shape"].replace(" ", "").split(",") if s) if found \
+        else None
+    version = int(found["version"]) if found else None
+    nodes = walk(failing.roots)
+    modified = next((n for n in nodes if modified_saves(n)), None)
+    scopes = _scopes(failure)
+    tensor, name, kind = _tensor(modified, nodes, shape, version, scopes)
+    step = _step(failure, modified, tensor)
+    writer = _writer(modified, nodes) if step is None else None
+    ev = Inplace(failure, failing, shape, version, modified, tensor, name, kind, step, writer,
+                 scopes=scopes)
+    if step is None:
+        ev.writes = _writes(ev)
+        if ev.name is None and ev.writes and ev.writes[0].how != "module":
+            ev.name, ev.kind = ev.writes[0].target, "local"
+    return ev
+
+
+def _scopes(failure: Failure) -> list[dict[str, Any]]:
+    out: list[dict[str, Any]] = []
+    for frame in failure.frames:
+        out.append(frame.f_locals)
+        if frame.f_globals is not frame.f_locals:
+            out.append(frame.f_globals)
+    return out
+
+
+def _matches(t: torch.Tensor, shape: tuple[int, ...] | None, version: int | None) -> bool:
+    if version is not None and t._version != version:
+        return False
+    # A saved view (`weight.t()`) reports its own shape; the parameter has the same numel.
+    return shape is None or tuple(t.shape) == shape or t.numel() == math.prod(shape)
+
+
+def _tensor(modified: Node | None, nodes: list[Node], shape: tuple[int, ...] | None,
+            version: int | None, scopes: list[dict[str, Any]]
+            ) -> tuple[torch.Tensor | None, str | None, str]:
+    """The modified tensor: a parameter near the node that saved it, or a named tensor."""
+    if modified is not None:
+        near = walk([modified])[:8]
+        for node in near:
+            leaf = leaf_of(node)
+            if leaf is not None and _matches(leaf, shape, version):
+                names = parameter_names(scopes)
+                return leaf, names.get(id(leaf)), "parameter"
+    for scope in scopes:
+        for key, value in list(scope.items()):
+            if isinstance(value, torch.Tensor) and not value.is_leaf and _matches(value, shape,
+                                                                                  version):
+                return value, key, "local"
+    return None, None, "expression"
+
+
+def _step(failure: Failure, modified: Node | None, tensor: torch.Tensor | None
+          ) -> StepRecord | None:
+    """An optimizer step that ran after the graph saved the tensor and holds the tensor."""
+    if tensor is None or not tensor.is_leaf or modified is None:
+        return None
+    made = sequence_nr(modified)
+    for step in failure.steps:
+        opt = step.optimizer()
+        if opt is None or step.sequence <= made:
+            continue
+        if any(p is tensor for g in opt.param_groups for p in g["params"]):
+            return step
+    return None
+
+
+def _writer(modified: Node | None, nodes: list[Node]) -> Node | None:
+    """The in-place op's own node: it consumes what produced the saved tensor and was made
+    after the node that saved it."""
+    if modified is None:
+        return None
+    made = sequence_nr(modified)
+    cons = consumers(nodes)
+    producers = [modified, *inputs_of(modified)]
+    later = [c for p in producers for c in cons.get(p, ()) if c is not modified
+             and sequence_nr(c) > made and not is_accumulator(c)]
+    return max(later, key=sequence_nr) if later else None
+
+
+# In-place op node names -> the statement forms that make them.
+_AUG = {"AddBackward0": ast.Add, "SubBackward0": ast.Sub, "MulBackward0": ast.Mult,
+        "DivBackward0": ast.Div, "AddBackward1": ast.Add, "SubBackward1": ast.Sub,
+        "MulBackward1": ast.Mult, "DivBackward1": ast.Div, "PowBackward0": ast.Pow}
+_SUBSCRIPT = ("CopySlices", "IndexPutBackward0", "MaskedFillBackward0", "IndexFillBackward0")
+INPLACE_MODULES = {"ReluBackward0": ("ReLU", "relu"), "LeakyReluBackward0": ("LeakyReLU",
+                   "leaky_relu"), "EluBackward0": ("ELU", "elu"), "HardtanhBackward0": (
+                   "Hardtanh", "ReLU6", "hardtanh", "relu6"), "SiluBackward0": ("SiLU", "silu"),
+                   "HardswishBackward0": ("Hardswish", "hardswish"), "CeluBackward0": ("CELU",),
+                   "SeluBackward0": ("SELU",), "RreluWithNoiseBackward0": ("RReLU",)}
+
+
+def _method_for(op: str) -> str:
+    """`ReluBackward0` -> `relu_`: the in-place method that records this node."""
+    base = re.sub(r"Backward\d*$", "", op)
+    return re.sub(r"(?<!^)(?=[A-Z])", "_", base).lower() + "_"
+
+
+def _writes(ev: Inplace) -> list[Write]:
+    """Statements that could have made the write, the likeliest first."""
+    op = node_name(ev.writer) if ev.writer is not None else ""
+    files = _search_space(ev)
+    found: list[Write] = []
+    for file, tree in files:
+        for stmt in (n for n in ast.walk(tree) if isinstance(n, ast.stmt)):
+            found.extend(_classify(file, stmt, op))
+    if ev.name:
+        found.sort(key=lambda w: w.target != ev.name)
+    order = {"module": 0, "keyword": 0} if op in INPLACE_MODULES else {}
+    found.sort(key=lambda w: order.get(w.how, 1))
+    return found
+
+
+def _classify(file: str, stmt: ast.stmt, op: str) -> list[Write]:
+    out: list[Write] = []
+    if source.is_compound(stmt):
+        return out  # its calls belong to the simple statements inside it
+    if isinstance(stmt, ast.AugAssign) and op in _AUG and isinstance(stmt.op, _AUG[op]):
+        out.append(Write(file, stmt, source.text(stmt.target), "augassign"))
+    if isinstance(stmt, ast.Assign) and op in _SUBSCRIPT:
+        for t in stmt.targets:
+            if isinstance(t, ast.Subscript):
+                out.append(Write(file, stmt, source.text(t.value), "subscript"))
+    method = _method_for(op) if op else ""
+    modules = INPLACE_MODULES.get(op, ())
+    for node in ast.walk(stmt):
+        if not isinstance(node, ast.Call):
+            continue
+        func = node.func
+        if isinstance(func, ast.Attribute) and method and func.attr == method:
+            out.append(Write(file, stmt, source.text(func.value), "method"))
+        inplace = any(k.arg == "inplace" and isinstance(k.value, ast.Constant)
+                      and k.value.value is True for k in node.keywords)
+        name = source.text(func).rsplit(".", 1)[-1]
+        if inplace and name in modules:
+            how = "module" if name[:1].isupper() else "keyword"
+            target = source.text(node.args[0]) if node.args and how == "keyword" else name
+            out.append(Write(file, stmt, target, how))
+    return out
+
+
+def _search_space(ev: Inplace) -> list[tuple[str, ast.AST]]:
+    """Whole files: the user's files on the stack, and the files defining every module in
+    scope (where `forward` and `__init__` live)."""
+    files: list[str] = [f.f_code.co_filename for f in ev.failure.frames]
+    for scope_dict in ev.scopes:
+        for _, module in modules_in(scope_dict):
+            for sub in module.modules():
+                try:
+                    file = inspect.getsourcefile(type(sub))
+                except TypeError:
+                    continue
+                if file is not None and is_project_file(file):
+                    files.append(file)
+    out: list[tuple[str, ast.AST]] = []
+    for file in dict.fromkeys(files):
+        tree = source.parse(file)
+        if tree is not None:
+            out.append((file, tree))
+    return out
