@@ -16,6 +16,7 @@ CATEGORIES = {
     "accumulated-loss", "repeated-backward", "saved-tensor-access", "unknown",
 }
 EXAMPLES = [m for m in causes() if hasattr(m, "BROKEN")]
+SILENT = ("silent-no-grad", "graph-growth")
 
 
 def test_every_cause_is_documented_and_named_after_its_category() -> None:
@@ -23,15 +24,18 @@ def test_every_cause_is_documented_and_named_after_its_category() -> None:
         assert (module.__doc__ or "").strip(), module.__name__
         slug = module.__name__.rsplit(".", 1)[1].replace("_", "-")
         assert slug == module.CATEGORY or module.CATEGORY.startswith(slug), module.__name__
-    categories = {m.CATEGORY for m in causes() if m.ERROR == "backward-twice"}
-    assert CATEGORIES <= categories | {"saved-tensor-access"}
+    categories = {m.CATEGORY for m in causes()}
+    assert CATEGORIES <= categories
 
 
 @pytest.mark.parametrize("module", EXAMPLES, ids=[m.CATEGORY for m in EXAMPLES])
 def test_broken_example_is_claimed_by_its_cause_alone(module: ModuleType,
                                                       tmp_path: Path) -> None:
     report, outcome = run_text(module.BROKEN, tmp_path)
-    assert isinstance(outcome.error, RuntimeError)
+    if module.ERROR in SILENT:
+        assert outcome.error is None and report.exit_code == 1  # runs on, but is reported
+    else:
+        assert isinstance(outcome.error, RuntimeError)
     assert [f.category for f in report.findings] == [module.CATEGORY]
     finding = report.findings[0]
     assert finding.culprit is not None and finding.culprit.expression == module.CULPRIT

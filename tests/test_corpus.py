@@ -54,6 +54,8 @@ def test_broken_case_gets_expected_finding_and_a_fix_that_trains(case: Path,
     assert "also_matched" not in finding.get("details", {})
 
     fix = finding["fix"]
+    if expected["finding"].get("fix", "expected") is None:
+        return  # no mechanical fix exists for this case; the report says what to do
     assert fix and fix["diff"], "no fix proposed"
     patched = apply_diff(work, fix["diff"], fix["file"])
     assert patched.returncode == 0, patched.stdout + patched.stderr

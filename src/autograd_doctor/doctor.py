@@ -4,12 +4,20 @@ rendered Finding. The in-process API and every shell in integrations/ go through
 
 from __future__ import annotations
 
+import sys
+import warnings
+from collections.abc import Callable
 from dataclasses import replace
+from typing import Any
 
 from autograd_doctor import runner
 from autograd_doctor.capture.frames import is_user_file
-from autograd_doctor.capture.hooks import Capture, Failure, classify
-from autograd_doctor.diagnosis import diagnose
+from autograd_doctor.capture.hooks import Capture, Failure, active, classify
+from autograd_doctor.capture.ledger import BackwardRecord
+from autograd_doctor.diagnosis import conclude, diagnose
+from autograd_doctor.diagnosis.gradients import GradientWatch, Watched
+from autograd_doctor.diagnosis.gradients import evidence as gradient_evidence
+from autograd_doctor.diagnosis.growth import GrowthWatch
 from autograd_doctor.diagnosis.remedy import Diagnosis
 from autograd_doctor.findings import Finding, OriginalError, Report
 from autograd_doctor.fixes import FixError, build
@@ -18,11 +26,27 @@ from autograd_doctor.render.to_terminal import render_finding
 NOTE_PREFIX = "autograd-doctor"
 
 
+Announce = Callable[[Finding], None]
+
+
+class AutogradDoctorWarning(UserWarning):
+    """A silent problem found while the program runs on (no gradient, a growing graph)."""
+
+
+def warn(finding: Finding) -> None:
+    warnings.warn("\n".join(render_finding(finding)), AutogradDoctorWarning, stacklevel=2)
+
+
 class Doctor:
-    def __init__(self, notes: bool = True) -> None:
+    def __init__(self, notes: bool = True, announce: Announce | None = warn) -> None:
         self.notes = notes  # attach the diagnosis to the user's exception
-        self.capture = Capture(on_failure=self._on_failure)
+        self.announce = announce  # tell about silent findings as soon as they are made
+        self.capture = Capture(on_failure=self._on_failure, on_backward=self._after_backward,
+                               on_step=self._before_step)
         self.findings: list[Finding] = []
+        self.remarks: list[str] = []  # notes that are not alarms
+        self.gradients = GradientWatch()
+        self.growth = GrowthWatch()
         self._by_exception: dict[int, tuple[list[Finding], str]] = {}
 
     def install(self) -> Doctor:
@@ -30,7 +54,50 @@ class Doctor:
         return self
 
     def uninstall(self) -> None:
+        if self.capture is active():
+            self.finish()
         self.capture.uninstall()
+
+    def finish(self) -> None:
+        """Decide on what was watched but not yet decided (a run shorter than the window).
+        After an error the steps seen say little about the training that never ran."""
+        if self._by_exception:
+            return
+        for watched in self.gradients.pending():
+            self._decide_gradients(watched)
+
+    # -- silent problems ---------------------------------------------------------------
+
+    def _after_backward(self, capture: Capture, record: BackwardRecord, tensors: Any) -> None:
+        growth = self.growth.after_backward(capture.ledger, record, tensors)
+        if growth is not None:
+            self._silent("graph-growth", growth)
+
+    def _before_step(self, capture: Capture, optimizer: Any) -> None:
+        watched = self.gradients.before_step(optimizer)
+        if watched is not None:
+            self._decide_gradients(watched)
+
+    def _decide_gradients(self, watched: Watched) -> None:
+        records, _ = self.capture.ledger.snapshot()
+        evidence = gradient_evidence(watched, records)
+        if evidence is None:
+            return
+        if not evidence.alarm:
+            self.remarks.append(
+                f"{len(evidence.missing)} of {evidence.total} parameters handed to an optimizer "
+                f"received no gradient in the first {evidence.steps} steps: "
+                f"{', '.join(evidence.missing[:6])}{' ...' if len(evidence.missing) > 6 else ''}"
+                f" (a conditional branch or an unused layer?)")
+            return
+        self._silent("silent-no-grad", evidence)
+
+    def _silent(self, error: str, evidence: Any) -> None:
+        for diagnosis in conclude(error, evidence):
+            finding = with_fix(diagnosis)
+            self.findings.append(finding)
+            if self.announce is not None:
+                self.announce(finding)
 
     def __enter__(self) -> Doctor:
         return self.install()
@@ -93,14 +160,14 @@ class Doctor:
         original = None
         if error is not None:
             original = OriginalError(type(error).__name__, _message(error), traceback)
-        return Report(command, status, exit_code, tuple(self.findings), (), reason, original,
-                      target)
+        return Report(command, status, exit_code, tuple(self.findings), tuple(self.remarks),
+                      reason, original, target)
 
 
 def run(target: str, args: list[str], module: bool = False,
         command: str = "run") -> tuple[Report, runner.Outcome]:
     """Run a script (or module) as python would, under a Doctor; the report and outcome."""
-    doctor = Doctor(notes=False).install()
+    doctor = Doctor(notes=False, announce=_one_line).install()
     try:
         outcome = runner.run(target, args, module)
     finally:
@@ -115,6 +182,13 @@ def run(target: str, args: list[str], module: bool = False,
     if error is not None and doctor.outcome(error) is None:
         report = replace(report, original_error=None)  # not an autograd error: not ours
     return report, outcome
+
+
+def _one_line(finding: Finding) -> None:
+    """While a script runs: a line now, the full report when it ends."""
+    culprit = f" `{finding.culprit.expression}`" if finding.culprit else ""
+    sys.stderr.write(f"autograd-doctor: {finding.error} ({finding.category}){culprit}: the "
+                     f"script goes on; full report when it ends\n")
 
 
 def with_fix(diagnosis: Diagnosis) -> Finding:

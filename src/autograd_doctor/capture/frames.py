@@ -83,3 +83,21 @@ def snapshot(frames: list[FrameType]) -> Snapshot:
             if (i, b.root) not in structures and "." not in b.root:
                 structures[(i, b.root)] = structure(scope.get(b.root))
     return tuple(bindings), structures
+
+
+def list_lengths(frames: list[FrameType]) -> dict[tuple[int, str], int]:
+    """Lengths of the lists (in locals, or on `self`) whose last element is a tensor with
+    history: a list that grows every step keeps every step's graph alive."""
+    out: dict[tuple[int, str], int] = {}
+    for i, frame in enumerate(frames):
+        scope = frame.f_locals
+        items = list(scope.items())
+        owner = scope.get("self")
+        if owner is not None and hasattr(owner, "__dict__"):
+            items += [(f"self.{k}", v) for k, v in list(vars(owner).items())]
+        for name, value in items:
+            if type(value) is list and value:
+                last = value[-1]
+                if isinstance(last, torch.Tensor) and last.grad_fn is not None:
+                    out[(i, name)] = len(value)
+    return out

@@ -21,7 +21,7 @@ from torch.optim.optimizer import (
     register_optimizer_step_pre_hook,
 )
 
-from autograd_doctor.capture.frames import snapshot, user_frames
+from autograd_doctor.capture.frames import list_lengths, snapshot, user_frames
 from autograd_doctor.capture.ledger import (
     BackwardRecord,
     FrameInfo,
@@ -141,17 +141,19 @@ class Capture:
             bindings=bindings,
             structures=structures,
             retained=retained,
-            roots=() if retained else roots,
+            roots=roots,
             root_is_leaf=_is_leaf_call(tensors),
             thread=threading.get_ident(),
             steps_before=self.ledger.steps,
-            extra={"sequence": self.sequence_now()},
+            extra={"sequence": self.sequence_now(), "lists": list_lengths(frames)},
         )
         del frames
         self.ledger.add_backward(record)
         return record
 
     def end(self, record: BackwardRecord, args: tuple[Any, ...], kwargs: dict[str, Any]) -> None:
+        if record.retained:
+            record.roots = ()  # a kept graph's buffers must not outlive the user's own refs
         if self.on_backward is not None:
             tensors, _, _ = _parse_call(record.api, args, kwargs)
             self.on_backward(self, record, tensors)

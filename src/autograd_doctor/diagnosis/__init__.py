@@ -18,8 +18,8 @@ from autograd_doctor.diagnosis import access, cut, stale, versions
 from autograd_doctor.diagnosis.remedy import Diagnosis
 
 # Modules that hold shared machinery rather than a cause.
-_NOT_CAUSES = {"access", "common", "cut", "cut_common", "inplace_common", "places", "remedy",
-               "stale", "versions"}
+_NOT_CAUSES = {"access", "common", "cut", "cut_common", "gradients", "growth", "growth_common",
+               "inplace_common", "places", "remedy", "silent_common", "stale", "versions"}
 
 # How each kind of error gathers its evidence.
 GATHERERS: dict[str, Callable[[Failure], Any]] = {
@@ -61,7 +61,16 @@ def diagnose(failure: Failure) -> tuple[list[Diagnosis], str]:
     if evidence is None:
         return [], ("the failing backward call was not recorded" if failure.record is None
                     and failure.error == "backward-twice" else "no cause could be placed")
-    found = candidates(failure.error, evidence)
+    found = conclude(failure.error, evidence)
+    if found:
+        return found, ""
+    return [], "no part of the failing graph was freed by a recorded backward call" \
+        if failure.error == "backward-twice" else "no known cause fits what was seen"
+
+
+def conclude(error: str, evidence: Any) -> list[Diagnosis]:
+    """Ask every cause of this error; the fallback only when none claims the evidence."""
+    found = candidates(error, evidence)
     if len(found) > 1:
         # Causes are meant to be exclusive; say so rather than pick silently.
         first = found[0]
@@ -69,10 +78,10 @@ def diagnose(failure: Failure) -> tuple[list[Diagnosis], str]:
         details = {**first.finding.details, "also_matched": others}
         found = [Diagnosis(replace(first.finding, details=details), first.remedy)]
     if found:
-        return found[:1], ""
+        return found[:1]
     for module in causes():
-        if module.ERROR == failure.error and getattr(module, "FALLBACK", False):
+        if module.ERROR == error and getattr(module, "FALLBACK", False):
             result = module.match(evidence)
             if result is not None:
-                return [result], ""
-    return [], "no part of the failing graph was freed by a recorded backward call"
+                return [result]
+    return []

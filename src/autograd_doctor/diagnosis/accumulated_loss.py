@@ -15,7 +15,13 @@ from __future__ import annotations
 import ast
 
 from autograd_doctor.diagnosis import places
-from autograd_doctor.diagnosis.common import accumulates, backward_reads, describe_call, finding
+from autograd_doctor.diagnosis.common import (
+    accumulates,
+    backward_reads,
+    describe_call,
+    finding,
+    item_calls,
+)
 from autograd_doctor.diagnosis.remedy import Diagnosis, Remedy, Replace, replace_node
 from autograd_doctor.diagnosis.stale import Evidence, same_step
 from autograd_doctor.graph import source
@@ -91,6 +97,7 @@ def _remedy(ev: Evidence, file: str, store: ast.stmt, term: ast.expr,
     receiver = source.call_receiver(stmt, "backward") if stmt is not None else None
     if receiver is not None and source.text(receiver) == expression and site is not None:
         ops.append(replace_node(site.file, receiver, term.id))
+    ops += [replace_node(file, call, expression) for call in item_calls(file, expression)]
     return Remedy(
         strategy="accumulate-item",
         description=f"backward {term.id} and accumulate {expression} with .item()",

@@ -87,7 +87,7 @@ def _local(ev: Evidence, suspect: Suspect) -> Diagnosis | None:
         # path for gradients even within the step, so the update itself is detached.
         remedy = _detach_update(placement.file, store, suspect.expression)
     else:
-        remedy = _detach_at_top(placement, carried)
+        remedy = detach_at_top(placement, [(s.expression, s.structure) for s in carried])
     names = " and ".join(f"`{s.expression}`" for s in carried)
     message = (
         f"{names} is computed in one iteration of the loop at "
@@ -130,19 +130,22 @@ def _store_before(stores: list[ast.stmt], line: int) -> ast.stmt:
     return before[-1] if before else stores[-1]
 
 
-def _detach_at_top(placement: places.Placement, suspects: list[Suspect]) -> Remedy | None:
+def detach_at_top(placement: places.Placement, carried: list[tuple[str, str]]) -> Remedy | None:
+    """`h = h.detach()` before the loop body (or function body) first reads it."""
     loop = placement.loop
-    if loop is None:
+    body = loop.body if loop is not None else getattr(placement.scope, "body", [])
+    if not body:
         return None
-    exprs = [s.expression for s in suspects]
-    uses = [places.first_use(loop.body, placement.scope, e) for e in exprs]
+    exprs = [e for e, _ in carried]
+    uses = [places.first_use(body, placement.scope, e) for e in exprs]
     found = [u for u in uses if u is not None]
-    target = min(found, key=lambda s: s.lineno) if found else loop.body[0]
+    target = min(found, key=lambda s: s.lineno) if found else body[0]
     indent = source.indent_of(placement.file, target.lineno)
-    lines = [_detach_statement(placement.scope, s.expression, s.structure) for s in suspects]
+    lines = [_detach_statement(placement.scope, e, structure) for e, structure in carried]
+    where = "each iteration" if loop is not None else "each call"
     return Remedy(
         strategy="detach-at-boundary",
-        description=f"detach {' and '.join(exprs)} at the top of each iteration",
+        description=f"detach {' and '.join(exprs)} at the top of {where}",
         file=placement.file,
         line=target.lineno,
         operations=(Insert(placement.file, target.lineno, "\n".join(lines), indent),),

@@ -126,3 +126,13 @@ def _feeds_call(value: ast.expr, expression: str) -> bool:
                 if expression in source.names_in(arg) or source.text(arg) == expression:
                     return True
     return False
+
+
+def item_calls(file: str, name: str) -> list[ast.Call]:
+    """`name.item()` calls in the file: they break once `name` holds a Python number."""
+    tree = source.parse(file)
+    if tree is None:
+        return []
+    return [n for n in ast.walk(tree) if isinstance(n, ast.Call) and isinstance(n.func,
+            ast.Attribute) and n.func.attr == "item" and not n.args
+            and source.text(n.func.value) == name]

@@ -95,21 +95,23 @@ def _trace(failure: Failure, frame: FrameType, scope: ast.AST, start: ast.expr,
     seen: set[str] = set()
     work: list[tuple[ast.expr, int]] = [(start, line)]
     found: Cut | None = None
+    # Statements on the loss's path inside each no-grad block: they all have to come out.
+    on_path: dict[int, list[ast.stmt]] = {}
     while work:
         expr, before = work.pop(0)
-        for name in sorted(_tensor_names(expr, frame)):
+        for name in _tensor_names(expr, frame):
             if name in seen:
                 continue
             seen.add(name)
             stmt = _last_store(scope, name, before)
             if stmt is None:
                 continue
+            if not _non_differentiable(stmt):  # pseudo-labels stay under no_grad
+                for block in source.blocks_around(scope, stmt.lineno):
+                    on_path.setdefault(id(block), []).append(stmt)
             cut = _cut_at(failure, failing, frame, file, scope, name, stmt)
             if cut is not None:
-                if found is None:
-                    found = cut
-                if found.category == "no-grad-block" and cut.at is found.at:
-                    found.chain.append(stmt)
+                found = found or cut
                 continue
             value = getattr(stmt, "value", None)
             if value is not None:
@@ -117,19 +119,54 @@ def _trace(failure: Failure, frame: FrameType, scope: ast.AST, start: ast.expr,
     if found is None:
         found = _frozen(failure, failing, frame, file, scope, start, line)
     if found is not None:
+        if isinstance(found.at, ast.With):
+            found.chain = on_path.get(id(found.at), found.chain)
         found.chain = _with_dependencies(found)
     return found
 
 
-def _tensor_names(expr: ast.expr, frame: FrameType) -> set[str]:
-    """Names read by `expr` whose value is a tensor without history."""
-    out = set()
-    for node in ast.walk(expr):
-        if isinstance(node, (ast.Name, ast.Attribute)) and isinstance(node.ctx, ast.Load):
-            value = evaluate(node, frame)
-            if isinstance(value, torch.Tensor) and not value.requires_grad:
-                out.add(source.text(node))
+def _tensor_names(expr: ast.expr, frame: FrameType) -> list[str]:
+    """Names read by `expr` whose value is a tensor without history, in source order
+    (the loss's first operand is the one the reader looks at first)."""
+    out: list[str] = []
+    nodes = sorted((n for n in ast.walk(expr) if isinstance(n, (ast.Name, ast.Attribute))
+                    and isinstance(n.ctx, ast.Load)), key=lambda n: (n.lineno, n.col_offset))
+    for node in nodes:
+        value = evaluate(node, frame)
+        name = source.text(node)
+        if isinstance(value, torch.Tensor) and not value.requires_grad and name not in out:
+            out.append(name)
     return out
+
+
+def _non_differentiable(stmt: ast.stmt) -> bool:
+    for node in ast.walk(stmt):
+        if isinstance(node, ast.Compare):
+            return True
+        if isinstance(node, ast.Call):
+            name = node.func.attr if isinstance(node.func, ast.Attribute) else source.text(
+                node.func).rsplit(".", 1)[-1]
+            if name in NON_DIFFERENTIABLE:
+                return True
+    return False
+
+
+def _feeds_grad(value: ast.expr, frame: FrameType) -> bool:
+    """Does the statement read something trainable (a tensor with history, a module with
+    trainable parameters)? Only then can it have cut a graph; a label built with argmax
+    from data cut nothing."""
+    for node in ast.walk(value):
+        if not (isinstance(node, (ast.Name, ast.Attribute)) and isinstance(node.ctx, ast.Load)):
+            continue
+        found = evaluate(node, frame)
+        owner = getattr(found, "__self__", None)
+        for item in (found, owner):
+            if isinstance(item, torch.Tensor) and item.requires_grad:
+                return True
+            if isinstance(item, torch.nn.Module) and any(
+                    p.requires_grad for p in item.parameters()):
+                return True
+    return False
 
 
 def _last_store(scope: ast.AST, name: str, before: int) -> ast.stmt | None:
@@ -139,45 +176,41 @@ def _last_store(scope: ast.AST, name: str, before: int) -> ast.stmt | None:
 
 def _cut_at(failure: Failure, failing: BackwardRecord, frame: FrameType, file: str,
             scope: ast.AST, name: str, stmt: ast.stmt) -> Cut | None:
+    value = getattr(stmt, "value", None)
+    if value is None or not _feeds_grad(value, frame):
+        return None
+
+    def cut(category: str, at: ast.AST, at_file: str = "") -> Cut:
+        return Cut(failure, failing, category, name, file, stmt, at, scope, [stmt], frame,
+                   at_file=at_file)
+
     for block in reversed(source.blocks_around(scope, stmt.lineno)):
         if any(source.text(item.context_expr) in NO_GRAD for item in block.items):
-            return Cut(failure, failing, "no-grad-block", name, file, stmt, block, scope,
-                       [stmt], frame)
-    value = getattr(stmt, "value", None)
-    if value is None:
-        return None
+            return cut("no-grad-block", block)
+    calls = [n for n in ast.walk(value) if isinstance(n, ast.Call)]
+    for call in calls:  # leaving torch is the bigger step: it wins over a `.detach()` inside
+        method = call.func.attr if isinstance(call.func, ast.Attribute) else ""
+        if source.text(call.func) in REWRAP_CALLS or method in REWRAP_METHODS:
+            return cut("rewrapped", call)
     for node in ast.walk(value):
-        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
-            if node.func.attr == "detach":
-                return Cut(failure, failing, "detached", name, file, stmt, node, scope, [stmt],
-                           frame)
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) \
+                and node.func.attr == "detach":
+            return cut("detached", node)
         if isinstance(node, ast.Attribute) and node.attr == "data" and isinstance(
                 node.ctx, ast.Load):
-            return Cut(failure, failing, "detached", name, file, stmt, node, scope, [stmt], frame)
-    for node in ast.walk(value):
-        if isinstance(node, ast.Call):
-            func = source.text(node.func)
-            method = node.func.attr if isinstance(node.func, ast.Attribute) else ""
-            if func in REWRAP_CALLS or method in REWRAP_METHODS:
-                return Cut(failure, failing, "rewrapped", name, file, stmt, node, scope, [stmt],
-                           frame)
+            return cut("detached", node)
     for node in ast.walk(value):
         if isinstance(node, ast.Call):
             method = node.func.attr if isinstance(node.func, ast.Attribute) else source.text(
                 node.func).rsplit(".", 1)[-1]
             if method in NON_DIFFERENTIABLE:
-                return Cut(failure, failing, "non-differentiable", name, file, stmt, node,
-                           scope, [stmt], frame)
+                return cut("non-differentiable", node)
         if isinstance(node, ast.Compare):
-            return Cut(failure, failing, "non-differentiable", name, file, stmt, node, scope,
-                       [stmt], frame)
-    for node in ast.walk(value):
-        if isinstance(node, ast.Call):
-            func = evaluate(node.func, frame)
-            decorator = _no_grad_decorator(func)
-            if decorator is not None:
-                return Cut(failure, failing, "no-grad-block", name, file, stmt, decorator[1],
-                           scope, [stmt], frame, at_file=decorator[0])
+            return cut("non-differentiable", node)
+    for call in calls:
+        decorator = _no_grad_decorator(evaluate(call.func, frame))
+        if decorator is not None:
+            return cut("no-grad-block", decorator[1], decorator[0])
     return None
 
 
@@ -237,7 +270,7 @@ def _with_dependencies(cut: Cut) -> list[ast.stmt]:
     if not isinstance(cut.at, ast.With):
         return cut.chain
     body = cut.at.body
-    needed = {id(s) for s in cut.chain}
+    needed = {id(s) for s in cut.chain if not _non_differentiable(s)} or {id(cut.stmt)}
     changed = True
     while changed:
         changed = False

@@ -53,7 +53,7 @@ def match(cut: Cut) -> Diagnosis | None:
         f"through. Freeze only what should stay fixed; the parameters handed to the "
         f"optimizer must require gradients. {LEAF_TRAP}"
     )
-    return cut_finding(cut, message, remedy, cut.file, cut.at.lineno)  # type: ignore[attr-defined]
+    return cut_finding(cut, message, remedy, cut.file, cut.stmt.lineno)
 
 
 def _unfreeze(cut: Cut) -> Remedy | None:

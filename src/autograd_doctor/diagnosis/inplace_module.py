@@ -11,16 +11,18 @@ Build the activation with `inplace=False` (the default).
 from __future__ import annotations
 
 import ast
+import inspect
 
 from autograd_doctor.diagnosis import places
 from autograd_doctor.diagnosis.inplace_common import describe_saved, inplace_finding
 from autograd_doctor.diagnosis.remedy import Diagnosis, Remedy, replace_node
 from autograd_doctor.diagnosis.versions import Inplace, Write
 from autograd_doctor.graph import source
+from autograd_doctor.graph.names import modules_in
 
 ERROR = "inplace-modified"
 CATEGORY = "inplace-module"
-CULPRIT = "self.act"
+CULPRIT = "torch.sigmoid(self.fc1(x))"
 
 BROKEN = """\
 import torch
@@ -55,8 +57,9 @@ def match(ev: Inplace) -> Diagnosis | None:
     if ev.step is not None or not ev.writes or ev.writes[0].how not in ("module", "keyword"):
         return None
     write = ev.writes[0]
-    line = write.stmt.lineno
-    expression, kind = _name(write)
+    line = write.line
+    expression, kind = _name(ev, write)
+    ev.name = ev.name or expression
     message = (
         f"{describe_saved(ev)} was saved for backward by the previous operation, then "
         f"overwritten by the in-place activation built at "
@@ -68,19 +71,62 @@ def match(ev: Inplace) -> Diagnosis | None:
                            _not_inplace(write))
 
 
-def _name(write: Write) -> tuple[str, str]:
-    """`self.act` for `self.act = nn.ReLU(inplace=True)`; the call itself otherwise."""
-    stmt = write.stmt
-    if write.how == "module" and isinstance(stmt, ast.Assign) and len(stmt.targets) == 1:
-        target = source.text(stmt.targets[0])
-        return target, "attribute" if "." in target else "local"
+def _name(ev: Inplace, write: Write) -> tuple[str, str]:
+    """The tensor the activation overwrote, as `forward` calls it (`feats` in
+    `self.head(feats)`), else the module as the code names it (`self.act`)."""
     if write.how == "keyword":
         return write.target, "local"
-    call = _inplace_call(write)
+    called = _called_with(ev, write)
+    if called is not None:
+        return called, "local" if called.isidentifier() else "expression"
+    stmt = write.stmt
+    if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1:
+        target = source.text(stmt.targets[0])
+        return target, "attribute" if "." in target else "local"
+    call = write.call
     return (source.segment(write.file, call) if call else write.target), "expression"
 
 
+def _called_with(ev: Inplace, write: Write) -> str | None:
+    """Find the live in-place module, the attribute of its parent that holds it, and the
+    argument `forward` passes to that attribute."""
+    for scope in ev.scopes:
+        for _, root in modules_in(scope):
+            for path, sub in root.named_modules():
+                if getattr(sub, "inplace", False) is not True or not path:
+                    continue
+                owner_path, _, _ = path.partition(".")
+                parent = root
+                attr = owner_path
+                for holder_path, holder in root.named_modules():
+                    if path.startswith(holder_path + ".") and holder_path:
+                        head = path[len(holder_path) + 1:].split(".")[0]
+                        if hasattr(holder, head) and not head.isdigit():
+                            parent, attr = holder, head
+                arg = _argument_of(type(parent), f"self.{attr}")
+                if arg is not None:
+                    return arg
+    return None
+
+
+def _argument_of(cls: type, attribute: str) -> str | None:
+    try:
+        file = inspect.getsourcefile(cls)
+        _, first = inspect.getsourcelines(cls)
+    except (TypeError, OSError):
+        return None
+    node = source.class_named(file, cls.__name__, first) if file else None
+    if node is None or file is None:
+        return None
+    for call in (n for n in ast.walk(node) if isinstance(n, ast.Call)):
+        if source.text(call.func) == attribute and call.args:
+            return source.segment(file, call.args[0])
+    return None
+
+
 def _inplace_call(write: Write) -> ast.Call | None:
+    if write.call is not None:
+        return write.call
     for node in ast.walk(write.stmt):
         if isinstance(node, ast.Call) and any(
                 k.arg == "inplace" and isinstance(k.value, ast.Constant) and k.value.value is True

@@ -12,6 +12,9 @@ logging.
 from __future__ import annotations
 
 import ast
+import copy
+
+import torch
 
 from autograd_doctor.diagnosis.cut import Cut
 from autograd_doctor.diagnosis.cut_common import LEAF_TRAP, cut_finding, where
@@ -41,23 +44,40 @@ FIXED = BROKEN.replace("torch.tensor(nn.functional.mse_loss(model(x), y).item())
                        "nn.functional.mse_loss(model(x), y)")
 
 _LEAVING = ("item", "numpy", "tolist", "cpu", "detach", "clone")
+_NUMPY = ("np", "numpy")
+_RENAMED = {"clip": "clamp", "absolute": "abs", "power": "pow", "concatenate": "cat"}
 
 
 def unwrap(node: ast.AST) -> ast.expr | None:
-    """`torch.tensor(f(x).detach().numpy())` -> `f(x)`: the torch value before it left."""
-    if not isinstance(node, ast.Call) or not node.args:
+    """`torch.tensor(np.clip(f(x).detach().numpy(), 0, None))` -> `torch.clamp(f(x), 0,
+    None)`: the computation kept in torch. None when it cannot be written in torch."""
+    if not isinstance(node, ast.Call) or not node.args or source.text(node.func) not in (
+            "torch.tensor", "torch.as_tensor", "torch.from_numpy", "torch.Tensor",
+            "torch.FloatTensor"):
         return None
-    inner: ast.expr = node.args[0]
-    stripped = False
-    while True:
-        if isinstance(inner, ast.Call) and isinstance(inner.func, ast.Attribute) \
-                and inner.func.attr in _LEAVING and not inner.args:
-            inner, stripped = inner.func.value, True
-        elif isinstance(inner, ast.Attribute) and inner.attr == "data":
-            inner, stripped = inner.value, True
-        else:
-            break
-    return inner if stripped else None
+    inner = _InTorch().visit(copy.deepcopy(node.args[0]))
+    names = {n.id for n in ast.walk(inner) if isinstance(n, ast.Name)}
+    text = source.text(node.args[0])
+    left = any(f".{m}()" in text for m in _LEAVING) or ".data" in text
+    return inner if left and not names & set(_NUMPY) else None
+
+
+class _InTorch(ast.NodeTransformer):
+    def visit_Call(self, node: ast.Call) -> ast.AST:
+        self.generic_visit(node)
+        func = node.func
+        if isinstance(func, ast.Attribute) and func.attr in _LEAVING and not node.args:
+            return func.value
+        if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) \
+                and func.value.id in _NUMPY:
+            name = _RENAMED.get(func.attr, func.attr)
+            if hasattr(torch, name):
+                node.func = ast.Attribute(ast.Name("torch", ast.Load()), name, ast.Load())
+        return node
+
+    def visit_Attribute(self, node: ast.Attribute) -> ast.AST:
+        self.generic_visit(node)
+        return node.value if node.attr == "data" else node
 
 
 def match(cut: Cut) -> Diagnosis | None:
@@ -74,7 +94,7 @@ def match(cut: Cut) -> Diagnosis | None:
             description=f"compute {cut.name} in torch, without leaving and re-wrapping it",
             file=cut.file,
             line=cut.stmt.lineno,
-            operations=(replace_node(cut.file, wrapper, source.segment(cut.file, inner)),),
+            operations=(replace_node(cut.file, wrapper, source.text(inner)),),
         )
     message = (
         f"`{cut.name}` at {where(cut.file, cut.stmt.lineno)} is rebuilt from plain numbers "
@@ -83,3 +103,4 @@ def match(cut: Cut) -> Diagnosis | None:
         f"for logging. {LEAF_TRAP}"
     )
     return cut_finding(cut, message, remedy, cut.file, cut.stmt.lineno)
+

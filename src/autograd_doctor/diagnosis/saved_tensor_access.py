@@ -84,7 +84,11 @@ def _read_first(access: Access) -> Remedy | None:
             return None
         reader = source.statement_at(scope, frame.line)
         backward = source.statement_at(scope, site.line)
-        if reader is None or backward is None or not source.siblings(scope, reader, backward):
+        if reader is None or backward is None:
+            return None
+        # The read may sit in an `if` (log once per epoch): move that whole statement.
+        reader = source.sibling_holding(scope, backward, reader)
+        if reader is None:
             return None
         return Remedy(
             strategy="read-before-backward",

@@ -46,6 +46,11 @@ class Write:
     stmt: ast.stmt
     target: str  # the tensor written, as written (`x`, `out`)
     how: str  # "augassign", "method", "subscript", "module", "keyword"
+    call: ast.Call | None = None  # the call that writes (for method, module, keyword)
+
+    @property
+    def line(self) -> int:
+        return self.call.lineno if self.call is not None else self.stmt.lineno
 
 
 @dataclass
@@ -82,8 +87,11 @@ def gather(failure: Failure) -> Inplace | None:
                  scopes=scopes)
     if step is None:
         ev.writes = _writes(ev)
-        if ev.name is None and ev.writes and ev.writes[0].how != "module":
-            ev.name, ev.kind = ev.writes[0].target, "local"
+        best = ev.writes[0] if ev.writes else None
+        if best is not None and best.how != "module" and ev.kind != "parameter":
+            # The statement that wrote it names it better than another tensor that happens
+            # to have the same shape and version.
+            ev.name, ev.kind = best.target, "local"
     return ev
 
 
@@ -155,11 +163,20 @@ _AUG = {"AddBackward0": ast.Add, "SubBackward0": ast.Sub, "MulBackward0": ast.Mu
         "DivBackward0": ast.Div, "AddBackward1": ast.Add, "SubBackward1": ast.Sub,
         "MulBackward1": ast.Mult, "DivBackward1": ast.Div, "PowBackward0": ast.Pow}
 _SUBSCRIPT = ("CopySlices", "IndexPutBackward0", "MaskedFillBackward0", "IndexFillBackward0")
-INPLACE_MODULES = {"ReluBackward0": ("ReLU", "relu"), "LeakyReluBackward0": ("LeakyReLU",
-                   "leaky_relu"), "EluBackward0": ("ELU", "elu"), "HardtanhBackward0": (
-                   "Hardtanh", "ReLU6", "hardtanh", "relu6"), "SiluBackward0": ("SiLU", "silu"),
-                   "HardswishBackward0": ("Hardswish", "hardswish"), "CeluBackward0": ("CELU",),
-                   "SeluBackward0": ("SELU",), "RreluWithNoiseBackward0": ("RReLU",)}
+# In-place activation node names (torch 2.13) -> the modules and functions that make them.
+INPLACE_MODULES: dict[str, tuple[str, ...]] = {
+    "ReluBackward0": ("ReLU", "relu"),
+    "LeakyReluBackward1": ("LeakyReLU", "leaky_relu"),
+    "LeakyReluBackward0": ("LeakyReLU", "leaky_relu"),
+    "EluBackward1": ("ELU", "SELU", "elu", "selu"),
+    "EluBackward0": ("ELU", "SELU", "elu", "selu"),
+    "CeluBackward1": ("CELU", "celu"),
+    "HardtanhBackward0": ("Hardtanh", "ReLU6", "hardtanh", "relu6"),
+    "SiluBackward0": ("SiLU", "silu"),
+    "HardswishBackward0": ("Hardswish", "hardswish"),
+    "MulBackward0": ("Dropout", "dropout"),
+    "RreluWithNoiseBackward1": ("RReLU", "rrelu"),
+}
 
 
 def _method_for(op: str) -> str:
@@ -171,16 +188,39 @@ def _method_for(op: str) -> str:
 def _writes(ev: Inplace) -> list[Write]:
     """Statements that could have made the write, the likeliest first."""
     op = node_name(ev.writer) if ev.writer is not None else ""
-    files = _search_space(ev)
-    found: list[Write] = []
-    for file, tree in files:
+    found: list[tuple[Write, ast.AST]] = []
+    for file, tree in _search_space(ev):
         for stmt in (n for n in ast.walk(tree) if isinstance(n, ast.stmt)):
-            found.extend(_classify(file, stmt, op))
-    if ev.name:
-        found.sort(key=lambda w: w.target != ev.name)
-    order = {"module": 0, "keyword": 0} if op in INPLACE_MODULES else {}
-    found.sort(key=lambda w: order.get(w.how, 1))
-    return found
+            found.extend((w, tree) for w in _classify(file, stmt, op))
+    made_by = _made_by(str(ev.failure.exception))
+    scored = [(_score(w, tree, ev.name, made_by, op), i, w) for i, (w, tree) in enumerate(found)]
+    return [w for _, _, w in sorted(scored, key=lambda t: (-t[0], t[1]))]
+
+
+def _made_by(message: str) -> str:
+    """`Sigmoid` in "... which is output 0 of Sigmoid, ..." (what produced the tensor)."""
+    found = _MESSAGE.search(message)
+    op = found["op"] if found and found["op"] else ""
+    return re.sub(r"Backward\d*$", "", op).lower()
+
+
+def _score(write: Write, tree: ast.AST, name: str | None, made_by: str, op: str) -> int:
+    score = 0
+    if name and write.target == name:
+        score += 4
+    if write.how in ("module", "keyword") and op in INPLACE_MODULES:
+        score += 3
+    function = next((f for f in ast.walk(tree) if isinstance(f, (ast.FunctionDef,
+                     ast.AsyncFunctionDef)) and source.inside(write.stmt, f)
+                     and f is not write.stmt), None)
+    if made_by and function is not None:
+        before = [st for st in source.stores(function, write.target)
+                  if st.lineno < write.stmt.lineno]
+        if before and made_by in ast.unparse(before[-1]).lower():
+            score += 2  # `probs = torch.sigmoid(...)` then `probs[pad] = 0`
+    if made_by and made_by in source.line_text(write.file, write.stmt.lineno).lower():
+        score += 2  # `return std.mul_(eps)` right where `std = torch.exp(...)`
+    return score
 
 
 def _classify(file: str, stmt: ast.stmt, op: str) -> list[Write]:
@@ -200,14 +240,14 @@ def _classify(file: str, stmt: ast.stmt, op: str) -> list[Write]:
             continue
         func = node.func
         if isinstance(func, ast.Attribute) and method and func.attr == method:
-            out.append(Write(file, stmt, source.text(func.value), "method"))
+            out.append(Write(file, stmt, source.text(func.value), "method", node))
         inplace = any(k.arg == "inplace" and isinstance(k.value, ast.Constant)
                       and k.value.value is True for k in node.keywords)
         name = source.text(func).rsplit(".", 1)[-1]
         if inplace and name in modules:
             how = "module" if name[:1].isupper() else "keyword"
             target = source.text(node.args[0]) if node.args and how == "keyword" else name
-            out.append(Write(file, stmt, target, how))
+            out.append(Write(file, stmt, target, how, node))
     return out
 
 

@@ -241,3 +241,14 @@ def siblings(scope: ast.AST, a: ast.stmt, b: ast.stmt) -> bool:
             if isinstance(block, list) and a in block and b in block:
                 return True
     return False
+
+
+def sibling_holding(scope: ast.AST, anchor: ast.stmt, inner: ast.stmt) -> ast.stmt | None:
+    """The statement in `anchor`'s block that is, or contains, `inner`."""
+    for node in [scope, *own_nodes(scope)]:
+        for name in ("body", "orelse", "finalbody"):
+            block = getattr(node, name, None)
+            if isinstance(block, list) and anchor in block:
+                return next((s for s in block if s is inner or (
+                    s is not anchor and inside(inner, s))), None)
+    return None

@@ -1,0 +1,80 @@
+"""Optimizer over another model: the optimizer holds parameters the loss never reaches,
+while the parameters the loss does reach are in no optimizer.
+
+Typically a copy-paste slip (`Adam(teacher.parameters())` while the loss comes from
+`student`), or a model rebuilt after the optimizer was created. Backward runs and fills
+gradients, the optimizer steps, and nothing that matters changes.
+
+Build the optimizer over the parameters of the model the loss comes from.
+"""
+
+from __future__ import annotations
+
+import ast
+
+from autograd_doctor.diagnosis.gradients import NoGrad, module_of
+from autograd_doctor.diagnosis.remedy import Diagnosis, Remedy, replace_node
+from autograd_doctor.diagnosis.silent_common import last_backward, silent_finding, summary
+from autograd_doctor.graph import source
+
+ERROR = "silent-no-grad"
+CATEGORY = "optimizer-other-model"
+CULPRIT = "teacher"
+
+BROKEN = """\
+import torch
+import torch.nn as nn
+
+torch.manual_seed(0)
+teacher, student = nn.Linear(4, 1), nn.Linear(4, 1)
+opt = torch.optim.SGD(teacher.parameters(), lr=0.1)
+for step in range(4):
+    x = torch.randn(8, 4)
+    loss = (student(x) - teacher(x).detach()).pow(2).mean()
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+"""
+
+FIXED = BROKEN.replace("SGD(teacher.parameters()", "SGD(student.parameters()")
+
+
+def match(ev: NoGrad) -> Diagnosis | None:
+    record = last_backward(ev)
+    owners = sorted({module_of(n) for n in ev.reached_outside})
+    if not ev.alarm or record is None or record.root_is_leaf or len(ev.missing) != ev.total \
+            or not owners or len(ev.reached_outside) < len(
+                [n for n in ev.reached if not n.startswith("<")]):
+        return None
+    trained = owners[0]
+    built = _construction(ev)
+    remedy = None
+    if built is not None:
+        file, stmt, arg = built
+        remedy = Remedy("optimizer-params", f"build the optimizer over {trained}'s parameters",
+                        file, stmt.lineno, (replace_node(file, arg, f"{trained}.parameters()"),))
+    message = (
+        f"{summary(ev)}. The loss reaches the parameters of `{trained}` instead, which no "
+        f"optimizer holds: the optimizer was built over the wrong model. Build it over "
+        f"`{trained}.parameters()`."
+    )
+    return silent_finding(ev, CATEGORY, message,
+                          (built[0], built[1].lineno) if built else None, remedy)
+
+
+def _construction(ev: NoGrad) -> tuple[str, ast.Assign, ast.expr] | None:
+    """`opt = torch.optim.SGD(teacher.parameters(), ...)`: the statement and its first
+    argument, found by the name that holds this optimizer."""
+    names = {k for scope in ev.scopes for k, v in list(scope.items()) if v is ev.optimizer}
+    names |= {f"self.{k}" for scope in ev.scopes for obj in [scope.get("self")]
+              if obj is not None and hasattr(obj, "__dict__")
+              for k, v in list(vars(obj).items()) if v is ev.optimizer}
+    for file in ev.files:
+        tree = source.parse(file)
+        if tree is None:
+            continue
+        for stmt in (n for n in ast.walk(tree) if isinstance(n, ast.Assign)):
+            if source.text(stmt.targets[0]) in names and isinstance(stmt.value, ast.Call) \
+                    and stmt.value.args:
+                return file, stmt, stmt.value.args[0]
+    return None
