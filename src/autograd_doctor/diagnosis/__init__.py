@@ -41,11 +41,17 @@ def causes() -> list[ModuleType]:
     return found
 
 
+def errors_of(module: ModuleType) -> tuple[str, ...]:
+    """A cause names the error it explains, or several (one cause, two symptoms)."""
+    error = module.ERROR
+    return tuple(error) if isinstance(error, tuple) else (error,)
+
+
 def candidates(error: str, evidence: Any) -> list[Diagnosis]:
     """Every non-fallback cause that claims this evidence (exactly one, when all is well)."""
     out = []
     for module in causes():
-        if module.ERROR == error and not getattr(module, "FALLBACK", False):
+        if error in errors_of(module) and not getattr(module, "FALLBACK", False):
             result = module.match(evidence)
             if result is not None:
                 out.append(result)
@@ -80,7 +86,7 @@ def conclude(error: str, evidence: Any) -> list[Diagnosis]:
     if found:
         return found[:1]
     for module in causes():
-        if module.ERROR == error and getattr(module, "FALLBACK", False):
+        if error in errors_of(module) and getattr(module, "FALLBACK", False):
             result = module.match(evidence)
             if result is not None:
                 return [result]

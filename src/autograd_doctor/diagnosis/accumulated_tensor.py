@@ -49,6 +49,8 @@ def match(g: Growth) -> Diagnosis | None:
     if g.kind != "chain" or (g.in_backward and g.record.retained):
         return None
     store = _update(g)
+    if store is None:
+        return None  # not a running total: a carried state (carried-state)
     remedy = _item(store) if store else None
     message = (
         f"`{g.expression}` is kept as a tensor and updated every step from tensors that "

@@ -26,11 +26,13 @@ from autograd_doctor.diagnosis.common import (
     finding,
     recurrent_store,
 )
+from autograd_doctor.diagnosis.growth import Growth
+from autograd_doctor.diagnosis.growth_common import figures, growth_finding
 from autograd_doctor.diagnosis.remedy import Diagnosis, Insert, Remedy, detached, replace_node
 from autograd_doctor.diagnosis.stale import Evidence, Suspect, owner_class, same_step
 from autograd_doctor.graph import source
 
-ERROR = "backward-twice"
+ERROR = ("backward-twice", "graph-growth")
 CATEGORY = "carried-state"
 CULPRIT = "h"
 
@@ -55,7 +57,9 @@ for step in range(3):
 FIXED = BROKEN.replace("    out, h = rnn(x, h)\n", "    h = h.detach()\n    out, h = rnn(x, h)\n")
 
 
-def match(ev: Evidence) -> Diagnosis | None:
+def match(ev: Evidence | Growth) -> Diagnosis | None:
+    if isinstance(ev, Growth):
+        return _never_freed(ev)
     if ev.root_stale or same_step(ev) or not ev.suspects:
         return None
     suspect = ev.suspects[0]
@@ -98,6 +102,27 @@ def _local(ev: Evidence, suspect: Suspect) -> Diagnosis | None:
         f"backpropagates through its own part only. {RETAIN_GRAPH_CARRIED}"
     )
     return finding(ev, CATEGORY, message, suspect, (placement.file, store.lineno), remedy)
+
+
+def _never_freed(g: Growth) -> Diagnosis | None:
+    """The same cause seen without an error: no backward ever frees the carried state's
+    graph (the loss was detached, or backward runs on something else), so it grows."""
+    if g.kind != "chain" or (g.in_backward and g.record.retained):
+        return None
+    placement = places.place(g.frame, g.expression)
+    if placement is None or any(accumulates(s, g.expression) or running_estimate(
+            s, g.expression) for s in placement.stores):
+        return None  # a running total: accumulated-tensor
+    stores = placement.stores_in_loop
+    remedy = detach_at_top(placement, [(g.expression, g.structure)])
+    message = (
+        f"`{g.expression}` is carried from one step into the next and no backward call ever "
+        f"frees the graph behind it, so it keeps every step's graph: {figures(g)}. Detach "
+        f"it at the top of each step. (If backward is called on a detached copy of the loss, "
+        f"that is the first thing to fix.)"
+    )
+    at = (placement.file, stores[-1].lineno) if stores else None
+    return growth_finding(g, CATEGORY, message, at, remedy)
 
 
 def running_estimate(stmt: ast.stmt, expression: str) -> bool:

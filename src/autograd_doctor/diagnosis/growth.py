@@ -34,7 +34,7 @@ class Growth:
     size_now: int
     bytes_held: int
     lengths: list[int] = field(default_factory=list)
-    scopes: list[dict[str, Any]] = field(default_factory=list)
+    structure: str = "T"  # of the growing value (see graph.names.structure)
 
 
 Key = tuple[str, str, int, str]
@@ -71,15 +71,18 @@ class GrowthWatch:
             prior = old.get(key)
             if prior is None or prior is b.node:
                 continue  # no new value since the last call (two backward calls in one step)
-            grew = _reaches(b.node, prior)
+            grew = reaches(b.node, prior)
             self.streak[key] = self.streak.get(key, 0) + 1 if grew else 0
-            if self.streak[key] >= IN_A_ROW and b.expression not in self.reported:
-                self.reported.add(b.expression)
+            name = b.root if b.expression.startswith(b.root + "[") else b.expression
+            if self.streak[key] >= IN_A_ROW and name not in self.reported:
+                self.reported.add(name)
                 graph = walk([b.node])
                 in_backward = bool(roots) and b.node in set(walk(roots))
                 size_now = len(walk(roots)) if in_backward else len(graph)
-                return Growth("chain", b.expression, record.frames[i], record, in_backward,
-                              list(self.sizes), size_now, saved_bytes(graph))
+                structure = record.structures.get((i, b.root), "T") if name == b.root else "T"
+                return Growth("chain", name, record.frames[i], record, in_backward,
+                              list(self.sizes), size_now, saved_bytes(graph),
+                              structure=structure)
         return None
 
     def _lists(self, record: BackwardRecord, before: BackwardRecord) -> Growth | None:
@@ -101,12 +104,12 @@ def _key(frame: FrameInfo, expression: str) -> Key:
     return (frame.file, frame.function, frame.first_line, expression)
 
 
-def _reaches(node: Node, target: Node) -> bool:
-    """Is `target` an input of `node` within HOPS steps? Nodes made before `target` cannot
+def reaches(node: Node, target: Node, hops: int = HOPS) -> bool:
+    """Is `target` an input of `node` within `hops` steps? Nodes made before `target` cannot
     lead to it (inputs are always older), which keeps the search to a handful of nodes."""
     floor = sequence_nr(target)
     frontier, seen = [node], {node}
-    for _ in range(HOPS):
+    for _ in range(hops):
         nxt = []
         for current in frontier:
             for child, _ in current.next_functions:

@@ -53,8 +53,8 @@ FIXED = BROKEN.replace("    critic_opt.step()\n    actor_loss.backward()\n",
 
 def match(ev: Inplace) -> Diagnosis | None:
     step = ev.step
-    if step is None or step.site is None:
-        return None
+    if step is None or step.site is None or ev.carried:
+        return None  # with state carried through a kept graph: retain-graph-carried
     site = step.site
     failing = ev.failing.site
     message = (

@@ -18,7 +18,8 @@ import torch
 
 from autograd_doctor.capture.frames import is_project_file
 from autograd_doctor.capture.hooks import Failure
-from autograd_doctor.capture.ledger import BackwardRecord, StepRecord
+from autograd_doctor.capture.ledger import BackwardRecord, FrameInfo, StepRecord
+from autograd_doctor.diagnosis.growth import reaches
 from autograd_doctor.graph import source
 from autograd_doctor.graph.names import modules_in, parameter_names
 from autograd_doctor.graph.walk import (
@@ -67,6 +68,9 @@ class Inplace:
     writer: Node | None  # the in-place op's node, when autograd recorded one
     writes: list[Write] = field(default_factory=list)  # candidate statements, best first
     scopes: list[dict[str, Any]] = field(default_factory=list)
+    # Names whose value at this call was built on their value at the previous call from the
+    # same place, which kept its graph (retain_graph=True): (expression, frame, structure).
+    carried: list[tuple[str, FrameInfo, str]] = field(default_factory=list)
 
 
 def gather(failure: Failure) -> Inplace | None:
@@ -84,7 +88,7 @@ def gather(failure: Failure) -> Inplace | None:
     step = _step(failure, modified, tensor)
     writer = _writer(modified, nodes) if step is None else None
     ev = Inplace(failure, failing, shape, version, modified, tensor, name, kind, step, writer,
-                 scopes=scopes)
+                 scopes=scopes, carried=_carried(failure, failing))
     if step is None:
         ev.writes = _writes(ev)
         best = ev.writes[0] if ev.writes else None
@@ -93,6 +97,26 @@ def gather(failure: Failure) -> Inplace | None:
             # to have the same shape and version.
             ev.name, ev.kind = best.target, "local"
     return ev
+
+
+def _carried(failure: Failure, failing: BackwardRecord) -> list[tuple[str, FrameInfo, str]]:
+    """After `backward(retain_graph=True)` the old graph stays alive; a tensor carried into
+    the next step (an RNN state) links it to the new one."""
+    same_place = [r for r in failure.records if r.order < failing.order and r.retained
+                  and r.site is not None and r.site == failing.site]
+    if not same_place:
+        return []
+    before = max(same_place, key=lambda r: r.order)
+    old = {(before.frames[i].function, b.expression): b.node for i, b in before.bindings}
+    out: list[tuple[str, FrameInfo, str]] = []
+    for i, b in failing.bindings:
+        prior = old.get((failing.frames[i].function, b.expression))
+        if prior is None or prior is b.node or not reaches(b.node, prior, hops=256):
+            continue
+        root = b.root if "." not in b.root else b.expression
+        if all(root != e for e, _, _ in out):
+            out.append((root, failing.frames[i], failing.structures.get((i, b.root), "T")))
+    return out
 
 
 def _scopes(failure: Failure) -> list[dict[str, Any]]:

@@ -111,15 +111,21 @@ def _edits(file: str, old: list[str], new: list[str]) -> list[Edit]:
     ]
 
 
-def apply(fix: Fix) -> dict[str, str]:
-    """New contents of every file the fix edits, checking each edit's old text."""
+def apply(*fixes: Fix) -> dict[str, str]:
+    """New contents of every file the fixes edit, checking each edit's old text. All edits
+    are in the coordinates of the files as they were when the report was made."""
     by_file: dict[str, list[Edit]] = {}
-    for edit in fix.edits:
-        by_file.setdefault(edit.file, []).append(edit)
+    for fix in fixes:
+        for edit in fix.edits:
+            by_file.setdefault(edit.file, []).append(edit)
     out: dict[str, str] = {}
     for file, edits in by_file.items():
         lines = read(file)
-        for edit in sorted(edits, key=lambda e: e.start, reverse=True):
+        ordered = sorted(edits, key=lambda e: (e.start, e.end), reverse=True)
+        for later, edit in zip(ordered, ordered[1:]):
+            if edit.end >= later.start and (edit.end >= edit.start or later.end >= later.start):
+                raise FixError(f"{file}:{later.start}: two fixes edit the same lines")
+        for edit in ordered:
             current = "".join(lines[edit.start - 1: edit.end])
             if current != edit.old:
                 raise FixError(f"{file}:{edit.start} changed since the report was made")
@@ -128,9 +134,9 @@ def apply(fix: Fix) -> dict[str, str]:
     return out
 
 
-def write(fix: Fix) -> list[str]:
-    """Apply a fix to disk. Returns the files written."""
-    contents = apply(fix)
+def write(*fixes: Fix) -> list[str]:
+    """Apply fixes to disk. Returns the files written."""
+    contents = apply(*fixes)
     for file, text in contents.items():
         with open(file, "w", encoding="utf-8") as handle:
             handle.write(text)

@@ -159,14 +159,13 @@ def fix_and_verify(options: Options, report: Report) -> int:
         if not fixes:
             print("autograd-doctor: no fix to apply", file=sys.stderr)
             return 1
-        for fix in fixes:
-            try:
-                files = write(fix)
-            except FixError as exc:
-                print(f"autograd-doctor: could not apply the fix: {exc}", file=sys.stderr)
-                return 1
-            print(f"autograd-doctor: applied {fix.strategy} to {', '.join(files)}",
-                  file=sys.stderr)
+        try:
+            files = write(*fixes)
+        except FixError as exc:
+            print(f"autograd-doctor: could not apply the fix: {exc}", file=sys.stderr)
+            return 1
+        strategies = ", ".join(f.strategy for f in fixes)
+        print(f"autograd-doctor: applied {strategies} to {', '.join(files)}", file=sys.stderr)
         print(f"autograd-doctor: verifying (run {round_number + 1}) ...", file=sys.stderr)
         report = _rerun(options)
         if report.status == "clean" and report.exit_code == 0:
@@ -196,13 +195,13 @@ def _rerun(options: Options) -> Report:
 
 
 def explain(options: Options) -> int:
-    from autograd_doctor.diagnosis import causes
+    from autograd_doctor.diagnosis import causes, errors_of
 
     modules = {m.CATEGORY: m for m in causes()}
     if not options.category:
-        for category, module in modules.items():
+        for category, module in sorted(modules.items(), key=lambda i: errors_of(i[1])):
             summary = (module.__doc__ or "").strip().splitlines()[0]
-            print(f"{category:<26} [{module.ERROR}] {summary}")
+            print(f"{category:<26} [{', '.join(errors_of(module))}] {summary}")
         return 0
     chosen = modules.get(options.category)
     if chosen is None:

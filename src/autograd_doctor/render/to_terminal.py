@@ -42,8 +42,8 @@ def render_finding(finding: Finding) -> list[str]:
     lines = [f"autograd-doctor: {title} [{finding.error}: {finding.category}]", ""]
     if finding.culprit:
         c = finding.culprit
-        verb = ("at" if c.kind == "expression" else "written at"
-                if finding.error == "inplace-modified" else "assigned at")
+        written = finding.category in ("inplace-op", "inplace-module", "optimizer-step-between")
+        verb = "at" if c.kind == "expression" else "written at" if written else "assigned at"
         where = f", {verb} {c.file}:{c.line}" if c.file and c.line else ""
         lines.append(f"  culprit    {c.expression} ({c.kind}){where}")
         if c.code:
