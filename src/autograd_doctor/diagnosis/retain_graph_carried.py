@@ -87,8 +87,8 @@ def _broke(ev: Inplace) -> Diagnosis | None:
         f"graphs, which saved weights that the optimizer step at "
         f"{places.user_path(step.file)}:{step.line} has since changed in place "
         f"(among them {describe_saved(ev)}). retain_graph=True silenced 'backward through "
-        f"the graph a second time' and turned it into this error. Drop it and detach {names} at the top "
-        f"of each step (truncated backpropagation through time)."
+        f"the graph a second time' and turned it into this error. Drop it and detach "
+        f"{names} at the top of each step (truncated backpropagation through time)."
     )
     at = (placement.file, stores[-1].lineno) if placement and stores else (step.file, step.line)
     diagnosis = inplace_finding(ev, CATEGORY, message, expression, "local", at, remedy)
