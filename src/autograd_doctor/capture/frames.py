@@ -11,7 +11,7 @@ import torch
 
 from autograd_doctor.graph.names import Binding, scan, structure
 
-_TORCH_DIR = os.path.dirname(torch.__file__) + os.sep
+TORCH_DIR = os.path.dirname(torch.__file__) + os.sep
 _OWN_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
 _PATHS = sysconfig.get_paths()
 _STDLIB_DIRS = tuple(os.path.join(p, "") for p in {_PATHS["stdlib"], _PATHS["platstdlib"]})
@@ -31,7 +31,7 @@ def is_user_file(filename: str) -> bool:
     else:
         path = os.path.abspath(filename)
         verdict = not (
-            path.startswith(_TORCH_DIR)
+            path.startswith(TORCH_DIR)
             or path.startswith(_OWN_DIR)
             or (path.startswith(_STDLIB_DIRS) and "site-packages" not in path)
         )

@@ -8,6 +8,7 @@ and the user's exception always propagates unchanged (with notes added by the li
 from __future__ import annotations
 
 import functools
+import os
 import sys
 import threading
 from collections.abc import Callable
@@ -21,7 +22,13 @@ from torch.optim.optimizer import (
     register_optimizer_step_pre_hook,
 )
 
-from autograd_doctor.capture.frames import list_lengths, snapshot, user_frames
+from autograd_doctor.capture.frames import (
+    TORCH_DIR,
+    is_user_file,
+    list_lengths,
+    snapshot,
+    user_frames,
+)
 from autograd_doctor.capture.ledger import (
     BackwardRecord,
     FrameInfo,
@@ -202,7 +209,7 @@ def _wrap(original: Callable[..., Any], api: str) -> Callable[..., Any]:
     @functools.wraps(original)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
         capture = _active
-        if capture is None:
+        if capture is None or _called_by_torch(sys._getframe(1)):
             return original(*args, **kwargs)
         record = guarded(capture, api, lambda: capture.begin(api, args, kwargs))
         try:
@@ -216,6 +223,21 @@ def _wrap(original: Callable[..., Any], api: str) -> Callable[..., Any]:
 
     wrapper.__autograd_doctor__ = True  # type: ignore[attr-defined]
     return wrapper
+
+
+_TENSOR_METHODS = os.path.join("torch", "_tensor.py")
+
+
+def _called_by_torch(frame: FrameType | None) -> bool:
+    """Calls torch makes itself (torch.compile tracing, reentrant checkpointing,
+    autograd.functional) are not the user's steps: leave them out of the record.
+    `loss.backward()` reaches us through torch/_tensor.py, which still counts as the user's."""
+    if frame is None:
+        return False
+    name = frame.f_code.co_filename
+    if name.endswith(_TENSOR_METHODS):
+        return False
+    return not is_user_file(name) and name.startswith(TORCH_DIR)
 
 
 def _parse_call(api: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> tuple[Any, Any, Any]:

@@ -119,8 +119,9 @@ def sequence_nr(node: Node) -> int:
 
 
 def _saved_names(node: Node) -> list[str]:
-    names = [a for a in dir(node) if a.startswith("_saved_")]
-    if hasattr(node, "saved_tensors") and not is_accumulator(node):  # custom Functions
+    attributes = dir(node)  # hasattr would read the property, which raises once freed
+    names = [a for a in attributes if a.startswith("_saved_")]
+    if "saved_tensors" in attributes and not is_accumulator(node):  # custom Functions
         names.append("saved_tensors")
     return names
 
