@@ -21,7 +21,12 @@ if TYPE_CHECKING:
     from autograd_doctor.doctor import Doctor
 
 __version__ = TOOL_VERSION
-__all__ = ["Finding", "Report", "__version__", "findings", "install", "uninstall", "watch"]
+__all__ = ["AutogradDoctorWarning", "Finding", "Report", "__version__", "findings", "install",
+           "uninstall", "watch"]
+
+
+class AutogradDoctorWarning(UserWarning):
+    """A silent problem found while the program runs on (no gradient, a growing graph)."""
 
 _current: Doctor | None = None
 

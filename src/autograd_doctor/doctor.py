@@ -10,7 +10,7 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
-from autograd_doctor import runner
+from autograd_doctor import AutogradDoctorWarning, runner
 from autograd_doctor.capture.frames import is_user_file
 from autograd_doctor.capture.hooks import Capture, Failure, active, classify
 from autograd_doctor.capture.ledger import BackwardRecord
@@ -27,10 +27,6 @@ NOTE_PREFIX = "autograd-doctor"
 
 
 Announce = Callable[[Finding], None]
-
-
-class AutogradDoctorWarning(UserWarning):
-    """A silent problem found while the program runs on (no gradient, a growing graph)."""
 
 
 def warn(finding: Finding) -> None:
@@ -178,7 +174,9 @@ def run(target: str, args: list[str], module: bool = False,
     exit_code = outcome.exit_code
     if exit_code == 0 and doctor.findings:
         exit_code = 1
-    report = doctor.report(command, exit_code, target, error, outcome.traceback)
+    # The report keeps the user's frames only: torch's and ours change between versions.
+    short = runner.format_error(error, limit_to_user=True) if error is not None else ""
+    report = doctor.report(command, exit_code, target, error, short)
     if error is not None and doctor.outcome(error) is None:
         report = replace(report, original_error=None)  # not an autograd error: not ours
     return report, outcome

@@ -152,6 +152,8 @@ class Capture:
             root_is_leaf=_is_leaf_call(tensors),
             thread=threading.get_ident(),
             steps_before=self.ledger.steps,
+            # The counter itself, not the loss's number: a second loss built after the first
+            # but before its backward must count as made before this call.
             extra={"sequence": self.sequence_now(), "lists": list_lengths(frames)},
         )
         del frames

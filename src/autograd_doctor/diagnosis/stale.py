@@ -19,7 +19,7 @@ from autograd_doctor.capture.frames import is_project_file, snapshot
 from autograd_doctor.capture.hooks import Failure
 from autograd_doctor.capture.ledger import BackwardRecord, FrameInfo, StepRecord
 from autograd_doctor.graph import source
-from autograd_doctor.graph.names import Binding, scan
+from autograd_doctor.graph.names import Binding, forget_plans, scan
 from autograd_doctor.graph.walk import (
     FREED,
     Node,
@@ -194,6 +194,7 @@ def _live_scopes(failure: Failure) -> list[dict[str, Any]]:
 
 def _sightings(failure: Failure, entries: list[Node]) -> dict[Node, list[Sighting]]:
     wanted = set(entries)
+    forget_plans()  # read module trees as they are now
     out: dict[Node, list[Sighting]] = {}
     live_frames = [FrameInfo.of(f) for f in failure.frames]
     bindings, structures = snapshot(failure.frames)

@@ -6,6 +6,8 @@ cheap because capture calls it on every backward: O(names in scope), never O(gra
 
 from __future__ import annotations
 
+import types
+import weakref
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -33,16 +35,17 @@ class Binding:
 def scan(scope: Mapping[str, object], kind: str, prefix: str = "") -> list[Binding]:
     out: list[Binding] = []
     for name, value in list(scope.items()):
-        if name.startswith("__") or type(value).__name__ in _SKIP_TYPES:
+        if type(value) in _SKIP_TYPES or name.startswith("__"):
             continue
         expr = prefix + name
         _scan_value(expr, value, kind, 2, out, expr)
     return out
 
 
-# Values that can never hold a tensor with history and are common in scopes.
-_SKIP_TYPES = frozenset({"module", "function", "type", "int", "float", "str", "bool",
-                         "NoneType", "builtin_function_or_method", "method"})
+# Values that can never hold a tensor with history and fill a script's globals.
+_SKIP_TYPES = frozenset({types.ModuleType, types.FunctionType, type, int, float, str, bool,
+                         type(None), types.BuiltinFunctionType, types.MethodType, bytes,
+                         complex, range})
 
 
 def _scan_value(expr: str, value: object, kind: str, depth: int, out: list[Binding],
@@ -74,15 +77,45 @@ def _scan_value(expr: str, value: object, kind: str, depth: int, out: list[Bindi
             _scan_value(f"self.{name}", item, "attribute", depth - 1, out, f"self.{name}")
 
 
+# Attributes every nn.Module has (parameters, hooks, flags): never where state is kept.
+_STANDARD = frozenset(vars(torch.nn.Module()))
+# Which submodules may hold state, per module tree. Walking named_modules() on every
+# backward would cost a microsecond per submodule; the tree is re-read every REFRESH calls
+# (and at failure time, see forget_plans), so an attribute added later is still found.
+REFRESH = 50
+Plan = list[tuple[str, torch.nn.Module, tuple[str, ...]]]
+_plans: weakref.WeakKeyDictionary[torch.nn.Module, list[Any]] = weakref.WeakKeyDictionary()
+
+
+def forget_plans() -> None:
+    _plans.clear()
+
+
+def _plan(module: torch.nn.Module) -> Plan:
+    entry = _plans.get(module)
+    if entry is None or entry[0] >= REFRESH:
+        plan: Plan = []
+        for count, (path, sub) in enumerate(module.named_modules()):
+            if count >= MAX_MODULES:
+                break
+            extra = tuple(k for k in sub.__dict__ if k not in _STANDARD)
+            if extra or sub._buffers:
+                plan.append((path, sub, extra))
+        entry = [0, plan]
+        _plans[module] = entry
+    entry[0] += 1
+    found: Plan = entry[1]
+    return found
+
+
 def scan_module(expr: str, module: torch.nn.Module, out: list[Binding]) -> None:
     """Tensor attributes and buffers with history anywhere in a module tree."""
-    for count, (path, sub) in enumerate(module.named_modules()):
-        if count >= MAX_MODULES:
-            break
+    for path, sub, extra in _plan(module):
         base = f"{expr}.{path}" if path else expr
-        for name, item in sub.__dict__.items():
-            if type(item) is torch.Tensor or (isinstance(item, torch.Tensor)
-                                              and not isinstance(item, torch.nn.Parameter)):
+        attributes = sub.__dict__
+        for name in extra:
+            item = attributes.get(name)
+            if isinstance(item, torch.Tensor) and not isinstance(item, torch.nn.Parameter):
                 node = item.grad_fn
                 if node is not None:
                     out.append(Binding(f"{base}.{name}", "attribute", node, f"{base}.{name}"))

@@ -43,7 +43,8 @@ def render_finding(finding: Finding) -> list[str]:
     if finding.culprit:
         c = finding.culprit
         written = finding.category in ("inplace-op", "inplace-module", "optimizer-step-between")
-        verb = "at" if c.kind == "expression" else "written at" if written else "assigned at"
+        verb = ("at" if c.kind == "expression" or finding.error == "silent-no-grad" else
+                "written at" if written else "assigned at")
         where = f", {verb} {c.file}:{c.line}" if c.file and c.line else ""
         lines.append(f"  culprit    {c.expression} ({c.kind}){where}")
         if c.code:
