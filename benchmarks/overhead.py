@@ -3,8 +3,9 @@ against torch.autograd.set_detect_anomaly(True), measured in one run.
 
     python benchmarks/overhead.py [--steps N] [--rounds R] [--json FILE]
 
-Time: the three configurations take turns, R rounds of N steps each, so drift in machine
-speed hits all of them alike; the figure is the median step time and its ratio to plain.
+Time: the three configurations take turns, R rounds of N steps each; each round gives each
+configuration's median step time, and the figure is the median over rounds of the ratio to
+plain within the round, so drift in machine speed hits all three alike and drops out.
 Memory: each configuration runs in a fresh interpreter and reports its peak resident set
 (ru_maxrss), so one configuration's allocations cannot hide in another's.
 """
@@ -169,19 +170,25 @@ def measure_time(name: str, steps: int, rounds: int) -> dict[str, float]:
     step = LOOPS[name]()
     for _ in range(3):
         step()  # warm up allocator and kernels
-    samples: dict[str, list[float]] = {"plain": [], "doctor": [], "anomaly": []}
+    configs = ("plain", "doctor", "anomaly")
+    per_round: dict[str, list[float]] = {c: [] for c in configs}
     for r in range(rounds):
-        order = list(samples) if r % 2 == 0 else list(reversed(samples))
+        order = configs if r % 2 == 0 else tuple(reversed(configs))
         for config in order:
-            samples[config] += timed(step, config, steps, name)
-    medians = {k: statistics.median(v) for k, v in samples.items()}
+            per_round[config].append(statistics.median(timed(step, config, steps, name)))
+    # Ratios within a round, then the median over rounds: a slow patch of the machine hits
+    # the three configurations of a round alike and drops out.
+    def ratio(config: str) -> float:
+        return statistics.median(a / b for a, b in zip(per_round[config], per_round["plain"]))
+
+    added = statistics.median(a - b for a, b in zip(per_round["doctor"], per_round["plain"]))
     return {
-        "plain_ms": medians["plain"] * 1e3,
-        "doctor_ms": medians["doctor"] * 1e3,
-        "anomaly_ms": medians["anomaly"] * 1e3,
-        "doctor_ratio": medians["doctor"] / medians["plain"],
-        "doctor_added_us": (medians["doctor"] - medians["plain"]) * 1e6,
-        "anomaly_ratio": medians["anomaly"] / medians["plain"],
+        "plain_ms": statistics.median(per_round["plain"]) * 1e3,
+        "doctor_ms": statistics.median(per_round["doctor"]) * 1e3,
+        "anomaly_ms": statistics.median(per_round["anomaly"]) * 1e3,
+        "doctor_ratio": ratio("doctor"),
+        "doctor_added_us": added * 1e6,
+        "anomaly_ratio": ratio("anomaly"),
     }
 
 
@@ -197,8 +204,8 @@ def peak_rss(name: str, config: str, steps: int) -> int:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--steps", type=int, default=10, help="steps per round and config")
-    parser.add_argument("--rounds", type=int, default=10)
+    parser.add_argument("--steps", type=int, default=8, help="steps per round and config")
+    parser.add_argument("--rounds", type=int, default=20)
     parser.add_argument("--loops", nargs="*", default=list(LOOPS))
     parser.add_argument("--json", help="also write the figures to this file")
     args = parser.parse_args()

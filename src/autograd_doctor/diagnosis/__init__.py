@@ -6,6 +6,7 @@ examples and `match(evidence)`. Adding a cause means adding a file; nothing else
 
 from __future__ import annotations
 
+import functools
 import importlib
 import pkgutil
 from collections.abc import Callable
@@ -17,10 +18,6 @@ from autograd_doctor.capture.hooks import Failure
 from autograd_doctor.diagnosis import access, cut, stale, versions
 from autograd_doctor.diagnosis.remedy import Diagnosis
 
-# Modules that hold shared machinery rather than a cause.
-_NOT_CAUSES = {"access", "common", "cut", "cut_common", "gradients", "growth", "growth_common",
-               "inplace_common", "places", "remedy", "silent_common", "stale", "versions"}
-
 # How each kind of error gathers its evidence.
 GATHERERS: dict[str, Callable[[Failure], Any]] = {
     "backward-twice": stale.gather,
@@ -30,15 +27,15 @@ GATHERERS: dict[str, Callable[[Failure], Any]] = {
 }
 
 
-def causes() -> list[ModuleType]:
+@functools.cache
+def causes() -> tuple[ModuleType, ...]:
+    """Every module here with a CATEGORY and a match(); the others are shared machinery."""
     found = []
     for info in sorted(pkgutil.iter_modules(__path__), key=lambda i: i.name):
-        if info.name in _NOT_CAUSES:
-            continue
         module = importlib.import_module(f"{__name__}.{info.name}")
         if hasattr(module, "CATEGORY") and hasattr(module, "match"):
             found.append(module)
-    return found
+    return tuple(found)
 
 
 def errors_of(module: ModuleType) -> tuple[str, ...]:

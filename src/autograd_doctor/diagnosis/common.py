@@ -17,10 +17,6 @@ RETAIN_GRAPH_CARRIED = (
     "has changed the weights the old graph saved, it turns into the in-place "
     "modification error."
 )
-DETACH_CLONE = (
-    "Backwarding a `.clone().detach()` copy with requires_grad=True would make the error "
-    "vanish and the model stop learning."
-)
 
 
 def as_written(expression: str, file: str | None, line: int | None) -> str:
