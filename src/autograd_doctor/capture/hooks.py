@@ -68,6 +68,15 @@ class Failure:
     steps: tuple[StepRecord, ...]
     capture: Capture | None = field(default=None, repr=False)
 
+    def scopes(self) -> list[dict[str, Any]]:
+        """The live frames' locals, then their globals (each once), innermost first."""
+        out: list[dict[str, Any]] = []
+        for frame in self.frames:
+            out.append(frame.f_locals)
+            if frame.f_globals is not frame.f_locals:
+                out.append(frame.f_globals)
+        return out
+
 
 FailureListener = Callable[[Failure], None]
 BackwardListener = Callable[["Capture", BackwardRecord, Any], None]

@@ -121,7 +121,7 @@ def gather(failure: Failure) -> Evidence | None:
         if not roots & old:  # else the whole failing graph predates the freeing call
             carried = _entries_that_fail(_boundary(failing_nodes, old, cons, roots), stale)
             entries = carried or entries
-    scopes = _live_scopes(failure)
+    scopes = failure.scopes()
     sightings = _sightings(failure, entries)
     suspects = _suspects(entries, sightings)
     upstream = [t for t in leaves(walk(entries)) if t.requires_grad] if entries else []
@@ -181,15 +181,6 @@ def _freeing_record(entries: list[Node],
                     return freed_by[node]
         return None
     return min(found, key=lambda r: r.order)
-
-
-def _live_scopes(failure: Failure) -> list[dict[str, Any]]:
-    scopes: list[dict[str, Any]] = []
-    for frame in failure.frames:
-        scopes.append(frame.f_locals)
-        if frame.f_globals is not frame.f_locals:
-            scopes.append(frame.f_globals)
-    return scopes
 
 
 def _sightings(failure: Failure, entries: list[Node]) -> dict[Node, list[Sighting]]:

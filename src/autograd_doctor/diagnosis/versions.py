@@ -83,7 +83,7 @@ def gather(failure: Failure) -> Inplace | None:
     version = int(found["version"]) if found else None
     nodes = walk(failing.roots)
     modified = next((n for n in nodes if modified_saves(n)), None)
-    scopes = _scopes(failure)
+    scopes = failure.scopes()
     tensor, name, kind = _tensor(modified, nodes, shape, version, scopes)
     step = _step(failure, modified, tensor)
     writer = _writer(modified, nodes) if step is None else None
@@ -116,15 +116,6 @@ def _carried(failure: Failure, failing: BackwardRecord) -> list[tuple[str, Frame
         root = b.root if "." not in b.root else b.expression
         if all(root != e for e, _, _ in out):
             out.append((root, failing.frames[i], failing.structures.get((i, b.root), "T")))
-    return out
-
-
-def _scopes(failure: Failure) -> list[dict[str, Any]]:
-    out: list[dict[str, Any]] = []
-    for frame in failure.frames:
-        out.append(frame.f_locals)
-        if frame.f_globals is not frame.f_locals:
-            out.append(frame.f_globals)
     return out
 
 
