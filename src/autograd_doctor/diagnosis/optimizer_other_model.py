@@ -10,12 +10,10 @@ Build the optimizer over the parameters of the model the loss comes from.
 
 from __future__ import annotations
 
-import ast
-
 from autograd_doctor.diagnosis.gradients import NoGrad, module_of
+from autograd_doctor.diagnosis.optimizers import construction
 from autograd_doctor.diagnosis.remedy import Diagnosis, Remedy, replace_node
 from autograd_doctor.diagnosis.silent_common import last_backward, silent_finding, summary
-from autograd_doctor.graph import source
 
 ERROR = "silent-no-grad"
 CATEGORY = "optimizer-other-model"
@@ -47,7 +45,7 @@ def match(ev: NoGrad) -> Diagnosis | None:
                 [n for n in ev.reached if not n.startswith("<")]):
         return None
     trained = owners[0]
-    built = _construction(ev)
+    built = construction(ev.optimizer, ev.scopes, ev.files)
     remedy = None
     if built is not None:
         file, stmt, arg = built
@@ -60,21 +58,3 @@ def match(ev: NoGrad) -> Diagnosis | None:
     )
     return silent_finding(ev, CATEGORY, message,
                           (built[0], built[1].lineno) if built else None, remedy)
-
-
-def _construction(ev: NoGrad) -> tuple[str, ast.Assign, ast.expr] | None:
-    """`opt = torch.optim.SGD(teacher.parameters(), ...)`: the statement and its first
-    argument, found by the name that holds this optimizer."""
-    names = {k for scope in ev.scopes for k, v in list(scope.items()) if v is ev.optimizer}
-    names |= {f"self.{k}" for scope in ev.scopes for obj in [scope.get("self")]
-              if obj is not None and hasattr(obj, "__dict__")
-              for k, v in list(vars(obj).items()) if v is ev.optimizer}
-    for file in ev.files:
-        tree = source.parse(file)
-        if tree is None:
-            continue
-        for stmt in (n for n in ast.walk(tree) if isinstance(n, ast.Assign)):
-            if source.text(stmt.targets[0]) in names and isinstance(stmt.value, ast.Call) \
-                    and stmt.value.args:
-                return file, stmt, stmt.value.args[0]
-    return None

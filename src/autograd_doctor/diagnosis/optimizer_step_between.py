@@ -14,11 +14,14 @@ the second backward. (In a GAN, the usual form recomputes the discriminator's ou
 
 from __future__ import annotations
 
-from autograd_doctor.diagnosis import places
+import ast
+
+from autograd_doctor.diagnosis import optimizers, places
 from autograd_doctor.diagnosis.inplace_common import RETAIN_GRAPH, describe_saved, inplace_finding
-from autograd_doctor.diagnosis.remedy import Diagnosis, Move, Remedy
+from autograd_doctor.diagnosis.remedy import Diagnosis, Move, Operation, Remedy, replace_node
 from autograd_doctor.diagnosis.versions import Inplace
 from autograd_doctor.graph import source
+from autograd_doctor.graph.walk import leaves, walk
 
 ERROR = "inplace-modified"
 CATEGORY = "optimizer-step-between"
@@ -47,8 +50,9 @@ for step in range(3):
     actor_opt.step()
 """
 
-FIXED = BROKEN.replace("    critic_opt.step()\n    actor_loss.backward()\n",
-                       "    actor_loss.backward()\n    critic_opt.step()\n")
+FIXED = BROKEN.replace(
+    "    critic_opt.step()\n    actor_loss.backward()\n",
+    "    actor_loss.backward(inputs=list(actor.parameters()))\n    critic_opt.step()\n")
 
 
 def match(ev: Inplace) -> Diagnosis | None:
@@ -82,12 +86,50 @@ def _step_after(ev: Inplace) -> Remedy | None:
             or mover.lineno > anchor.lineno:
         return None
     after = (anchor.end_lineno or anchor.lineno) + 1
+    ops: list[Operation] = [Move(failing.file, mover.lineno, mover.end_lineno or mover.lineno,
+                                 after, source.indent_of(failing.file, anchor.lineno))]
+    only = _own_inputs(ev, anchor)
+    if only is not None:
+        ops.append(only)
     return Remedy(
         strategy="reorder-step",
-        description="step the optimizer after the second backward",
+        description="step the optimizer after the second backward" + (
+            ", and let that backward fill only the other model's gradients" if only else ""),
         file=failing.file,
         line=anchor.lineno,
-        operations=(Move(failing.file, mover.lineno, mover.end_lineno or mover.lineno, after,
-                         source.indent_of(failing.file, anchor.lineno)),),
+        operations=tuple(ops),
     )
+
+
+def _own_inputs(ev: Inplace, anchor: ast.stmt) -> Operation | None:
+    """With the step moved after it, the second backward would also add its gradients to
+    the first model's (a GAN's generator loss into the discriminator). Restrict it to the
+    parameters of the other optimizers it reaches: `backward(inputs=list(netG.parameters()))`.
+    """
+    step = ev.step
+    moved = step.optimizer() if step is not None else None
+    failing = ev.failing.site
+    call = next((n for n in ast.walk(anchor) if isinstance(n, ast.Call)
+                 and isinstance(n.func, ast.Attribute) and n.func.attr == "backward"), None)
+    if moved is None or failing is None or call is None or any(
+            k.arg == "inputs" for k in call.keywords) or call.args:
+        return None
+    reached = {id(t) for t in leaves(walk(ev.failing.roots))}
+    scopes = ev.scopes
+    files = [f.f_code.co_filename for f in ev.failure.frames]
+    others = [o for o in optimizers.in_scope(scopes) if o is not moved
+              and optimizers.param_ids(o) & reached]
+    if not others or optimizers.param_ids(moved).isdisjoint(reached):
+        return None
+    parts = []
+    for other in others:
+        built = optimizers.construction(other, scopes, files)
+        if built is None:
+            return None
+        file, _, arg = built
+        text = source.segment(file, arg)
+        parts.append(f"*{text}" if len(others) > 1 else f"list({text})")
+    inputs = parts[0] if len(parts) == 1 else f"[{', '.join(parts)}]"
+    receiver = source.segment(failing.file, call.func)
+    return replace_node(failing.file, call, f"{receiver}(inputs={inputs})")
 
