@@ -60,3 +60,14 @@ def test_detached_forms_follow_the_value_structure() -> None:
     assert detached("hidden", "(T, T)") == "tuple(t.detach() for t in hidden)"
     assert detached("states", "[(T, T), (T, T)]") == (
         "[tuple(tt.detach() for tt in t) for t in states]")
+
+
+def test_a_replacement_spanning_lines_gives_a_diff_that_patch_applies(tmp_path: Path) -> None:
+    script = tmp_path / "train.py"
+    script.write_text(SOURCE)
+    wrapped = "with ctx():\n    for i in range(3):\n        y = x + i\n        print(y)"
+    fix = build(Remedy("s", "d", str(script), 2, (Replace(str(script), 2, 0, 4, 12, wrapped),)))
+    assert all(line[:1] in " +-@" for line in fix.diff.splitlines()[2:])
+    subprocess.run(["patch", "-p1"], input=fix.diff, cwd=tmp_path, text=True, check=True,
+                   capture_output=True)
+    assert script.read_text() == "x = 1\n" + wrapped + "\n"

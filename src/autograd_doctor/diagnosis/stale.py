@@ -225,9 +225,19 @@ def _kind(s: Sighting) -> str:
 
 def best(sightings: list[Sighting]) -> Sighting:
     stored = any(_kind(s) in ("attribute", "global", "container-element") for s in sightings)
-    return min(sightings, key=lambda s: (stored and _transit(s), not s.live,
+    return min(sightings, key=lambda s: (stored and (_transit(s) or _loop_alias(s)), not s.live,
                                          KIND_RANK.get(_kind(s), 9), -s.order,
                                          len(s.binding.expression)))
+
+
+def _loop_alias(s: Sighting) -> bool:
+    """`p` left over from `for p in model.parameters()`: another name for what is stored."""
+    b = s.binding
+    if b.kind != "local" or b.expression != b.root:
+        return False
+    scope = source.scope_of(s.frame.file, s.frame.function, s.frame.first_line)
+    stores = source.stores(scope, b.root) if scope is not None else []
+    return bool(stores) and all(isinstance(st, (ast.For, ast.AsyncFor)) for st in stores)
 
 
 def _transit(s: Sighting) -> bool:
@@ -377,8 +387,8 @@ def owner_class(expression: str, suspect: Suspect,
         _, line = inspect.getsourcelines(type(value))
     except (TypeError, OSError):
         return None
-    if file is None:
-        return None
+    if file is None or not is_project_file(file):
+        return None  # torch's own classes are not where the user stored anything
     cls = source.class_named(file, type(value).__name__, line)
     return (file, cls) if cls is not None else None
 

@@ -16,6 +16,8 @@ from __future__ import annotations
 
 import ast
 
+import torch
+
 from autograd_doctor.diagnosis import places
 from autograd_doctor.diagnosis.common import describe_call, finding, recurrent_store
 from autograd_doctor.diagnosis.remedy import (
@@ -23,10 +25,11 @@ from autograd_doctor.diagnosis.remedy import (
     Insert,
     Operation,
     Remedy,
+    Replace,
     detached,
     replace_node,
 )
-from autograd_doctor.diagnosis.stale import Evidence, Suspect, owner_class, same_step
+from autograd_doctor.diagnosis.stale import Evidence, Suspect, owner_class, resolve, same_step
 from autograd_doctor.graph import source
 
 ERROR = "backward-twice"
@@ -80,6 +83,9 @@ def match(ev: Evidence) -> Diagnosis | None:
         return None
     if suspect.kind != "container-element" and recurrent_store(ev, suspect) is not None:
         return None  # carried-state
+    update = _parameter_update(ev, suspect)
+    if update is not None:
+        return _updated_parameter(ev, suspect, *update)
     site = _store_site(ev, suspect)
     remedy = _detach_on_store(site, suspect) if site else None
     where = {"attribute": "an attribute", "global": "a global variable",
@@ -98,6 +104,59 @@ def match(ev: Evidence) -> Diagnosis | None:
     return finding(ev, CATEGORY, message, suspect, assigned, remedy,
                    expression=_as_stored(site) if site and suspect.kind == "container-element"
                    else None)
+
+
+_INPLACE_UPDATES = ("copy_", "mul_", "add_", "sub_", "lerp_", "addcmul_", "mul_", "div_")
+
+
+def _parameter_update(ev: Evidence, suspect: Suspect) -> tuple[str, ast.For, ast.stmt] | None:
+    """A parameter that has history was written in place outside no_grad: an EMA teacher
+    updated with `for pt, ps in zip(teacher.parameters(), ...): pt.copy_(...)`. The loop."""
+    value = resolve(suspect.expression, ev.live_scopes)
+    if not isinstance(value, torch.nn.Parameter):
+        return None
+    owner = suspect.expression.rsplit(".", 1)[0].split(".")[0]
+    files = [f.f_code.co_filename for f in ev.failure.frames]
+    if ev.freeing is not None:
+        files += [f.file for f in ev.freeing.frames]
+    for file in dict.fromkeys(files):
+        tree = source.parse(file)
+        for loop in (n for n in ast.walk(tree) if isinstance(n, ast.For)) if tree else ():
+            if f"{owner}." not in source.text(loop.iter) or "parameters()" not in source.text(
+                    loop.iter):
+                continue
+            for stmt in (s for s in ast.walk(loop) if isinstance(s, ast.Expr)):
+                call = stmt.value
+                if isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute) \
+                        and call.func.attr in _INPLACE_UPDATES:
+                    return file, loop, stmt
+    return None
+
+
+def _updated_parameter(ev: Evidence, suspect: Suspect, file: str, loop: ast.For,
+                       write: ast.stmt) -> Diagnosis:
+    indent = source.indent_of(file, loop.lineno)
+    body = "".join(source.lines(file)[loop.lineno - 1: loop.end_lineno or loop.lineno])
+    wrapped = indent + "with torch.no_grad():\n" + "".join(
+        "    " + line if line.strip() else line for line in body.splitlines(keepends=True))
+    last = source.lines(file)[(loop.end_lineno or loop.lineno) - 1].rstrip("\n")
+    remedy = Remedy(
+        strategy="detach-on-store",
+        description="update the parameters under torch.no_grad()",
+        file=file,
+        line=loop.lineno,
+        operations=(Replace(file, loop.lineno, 0, loop.end_lineno or loop.lineno,
+                            len(last.encode()), wrapped.rstrip("\n")),),
+    )
+    message = (
+        f"`{suspect.expression}` is a parameter written in place at "
+        f"{places.user_path(file)}:{write.lineno} outside `torch.no_grad()`, from tensors "
+        f"that have history, so it now keeps a graph (an EMA teacher is the usual case). "
+        f"{describe_call(ev, 'freeing').capitalize()} freed that graph and "
+        f"{describe_call(ev, 'failing')} reached it again through the parameter. Update it "
+        f"under `torch.no_grad()`: a moving average is data, not a path for gradients."
+    )
+    return finding(ev, CATEGORY, message, suspect, (file, write.lineno), remedy)
 
 
 def _as_stored(site: tuple[str, ast.stmt, ast.expr]) -> str:
@@ -186,7 +245,7 @@ def _detach_on_store(site: tuple[str, ast.stmt, ast.expr], suspect: Suspect) -> 
         ops = (replace_node(file, value, detached(source.segment(file, value), structure)),)
     return Remedy(
         strategy="detach-on-store",
-        description=f"store {suspect.expression} without its graph (.detach())",
+        description="store the value without its graph (.detach())",
         file=file,
         line=stmt.lineno,
         operations=ops,

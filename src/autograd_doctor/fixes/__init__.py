@@ -83,7 +83,8 @@ def transform(lines: list[str], ops: list[Operation]) -> list[str]:
             last = out[p.end_line - 1].encode()
             # ast columns are UTF-8 byte offsets.
             joined = first[: p.col] + p.text.encode() + last[p.end_col:]
-            out[p.line - 1: p.end_line] = [joined.decode()]
+            # A replacement may span lines: keep one list item per line, as a diff needs.
+            out[p.line - 1: p.end_line] = joined.decode().splitlines(keepends=True)
         elif p.kind == "insert":
             out[p.line - 1: p.line - 1] = p.text.splitlines(keepends=True)
         else:

@@ -57,7 +57,7 @@ def _scan_value(expr: str, value: object, kind: str, depth: int, out: list[Bindi
         return
     if depth <= 0:
         return
-    element = "container-element" if kind != "attribute" else "attribute"
+    element = "container-element"
     if type(value) in (tuple, list):
         seq: Any = value
         if len(seq) <= MAX_CONTAINER:
@@ -99,7 +99,7 @@ def _plan(module: torch.nn.Module) -> Plan:
             if count >= MAX_MODULES:
                 break
             extra = tuple(k for k in sub.__dict__ if k not in _STANDARD)
-            if extra or sub._buffers:
+            if extra or sub._buffers or sub._parameters:
                 plan.append((path, sub, extra))
         entry = [0, plan]
         _plans[module] = entry
@@ -121,9 +121,13 @@ def scan_module(expr: str, module: torch.nn.Module, out: list[Binding]) -> None:
                     out.append(Binding(f"{base}.{name}", "attribute", node, f"{base}.{name}"))
             elif type(item) in (list, tuple, dict) and not name.startswith("_"):
                 _scan_value(f"{base}.{name}", item, "attribute", 1, out, f"{base}.{name}")
-        for name, buf in sub._buffers.items():
-            if buf is not None and buf.grad_fn is not None:
-                out.append(Binding(f"{base}.{name}", "attribute", buf.grad_fn, f"{base}.{name}"))
+        for table in (sub._buffers, sub._parameters):
+            # A parameter has history only after an in-place write outside no_grad (an EMA
+            # teacher updated with `p.copy_(...)`): exactly the state worth naming.
+            for name, held in table.items():
+                if held is not None and held.grad_fn is not None:
+                    out.append(Binding(f"{base}.{name}", "attribute", held.grad_fn,
+                                       f"{base}.{name}"))
 
 
 def index(bindings: Iterable[Binding]) -> dict[Node, list[Binding]]:
