@@ -87,7 +87,11 @@ def match(ev: Evidence) -> Diagnosis | None:
     if update is not None:
         return _updated_parameter(ev, suspect, *update)
     site = _store_site(ev, suspect)
-    remedy = _detach_on_store(site, suspect) if site else None
+    buffer = suspect.kind == "container-element" and _consumed_whole(ev, suspect)
+    remedy = (_clear_after_step(ev, suspect) if buffer else
+              _detach_on_store(site, suspect) if site else None)
+    if buffer:
+        return _uncleared(ev, suspect, site, remedy)
     where = {"attribute": "an attribute", "global": "a global variable",
              "container-element": "a container"}[suspect.kind]
     assigned = (site[0], site[1].lineno) if site else None
@@ -157,6 +161,108 @@ def _updated_parameter(ev: Evidence, suspect: Suspect, file: str, loop: ast.For,
         f"under `torch.no_grad()`: a moving average is data, not a path for gradients."
     )
     return finding(ev, CATEGORY, message, suspect, (file, write.lineno), remedy)
+
+
+_WHOLE = ("torch.cat", "torch.stack", "sum", "zip", "list", "tuple", "enumerate",
+          "torch.tensor", "reversed")
+
+
+def _consumed_whole(ev: Evidence, suspect: Suspect) -> bool:
+    """A per-update buffer (REINFORCE's saved log-probs) rather than a bank of past values:
+    the whole list is read each update (`torch.stack(buf)`, `for x in buf`, `zip(buf, ...)`),
+    not a slice or one element of it. Detaching such a buffer would stop the learning; it
+    has to be emptied after each update instead."""
+    root = suspect.sightings[0].binding.root
+    attr = root.rsplit(".", 1)[-1]
+    files = {f.f_code.co_filename for f in ev.failure.frames}
+    if ev.freeing is not None:
+        files |= {f.file for f in ev.freeing.frames}
+    trees = [t for t in (source.parse(f) for f in files) if t is not None]
+    if any(_trims(tree, attr) for tree in trees):
+        return False  # a bank that keeps its last K entries on purpose
+    for tree in trees:
+        for node in ast.walk(tree):
+            args: list[ast.expr] = []
+            if isinstance(node, ast.Call) and source.text(node.func) in _WHOLE:
+                args = list(node.args)
+            elif isinstance(node, (ast.For, ast.comprehension)):
+                args = [node.iter]
+            if any(source.text(a).rsplit(".", 1)[-1] == attr and not isinstance(a, ast.Subscript)
+                   for a in args):
+                return True
+    return False
+
+
+def _trims(tree: ast.AST, attr: str) -> bool:
+    """`q.pop(0)`, `del q[0]`, `q = q[-K:]`: the container is kept bounded, as a bank is."""
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) \
+                and node.func.attr in ("pop", "popleft") \
+                and source.text(node.func.value).rsplit(".", 1)[-1] == attr:
+            return True
+        if isinstance(node, ast.Delete) and any(
+                isinstance(t, ast.Subscript) and source.text(t.value).rsplit(".", 1)[-1] == attr
+                and not isinstance(t.slice, ast.Slice) for t in node.targets):
+            return True
+        if isinstance(node, ast.Assign) and isinstance(node.value, ast.Subscript) and any(
+                source.text(t).rsplit(".", 1)[-1] == attr for t in node.targets) \
+                and source.text(node.value.value).rsplit(".", 1)[-1] == attr:
+            return True
+    return False
+
+
+def _clear_after_step(ev: Evidence, suspect: Suspect) -> Remedy | None:
+    """`buf.clear()` right after the update (the optimizer step that follows the backward)."""
+    site = ev.failing.site
+    root = suspect.sightings[0].binding.root
+    if site is None:
+        return None
+    scope = source.scope_of(site.file, site.function, site.first_line)
+    backward = source.statement_at(scope, site.line) if scope is not None else None
+    if scope is None or backward is None:
+        return None
+    name = _visible_name(ev, root, scope)
+    if name is None:
+        return None
+    block: list[ast.stmt] = next((getattr(n, f) for n in [scope, *source.own_nodes(scope)]
+                  for f in ("body", "orelse") if backward in (getattr(n, f, None) or [])), [])
+    last = backward
+    for stmt in block[block.index(backward) + 1:] if backward in block else []:
+        if ".step(" not in source.line_text(site.file, stmt.lineno):
+            break
+        last = stmt
+    after = (last.end_lineno or last.lineno) + 1
+    return Remedy("clear-after-step", f"empty {name} after each update", site.file,
+                  after, (Insert(site.file, after, f"{name}.clear()",
+                                 source.indent_of(site.file, backward.lineno)),))
+
+
+def _visible_name(ev: Evidence, root: str, scope: ast.AST) -> str | None:
+    """How the failing frame can reach the container (`policy.saved_log_probs`)."""
+    held = resolve(root, ev.live_scopes)
+    if held is None:
+        return None
+    attr = root.rsplit(".", 1)[-1]
+    for name in sorted(source.names_in(scope), key=len):
+        if name.rsplit(".", 1)[-1] == attr and resolve(name, ev.live_scopes) is held:
+            return name
+    return root if root.split(".")[0] in ev.failure.frames[0].f_locals else None
+
+
+def _uncleared(ev: Evidence, suspect: Suspect, site: tuple[str, ast.stmt, ast.expr] | None,
+               remedy: Remedy | None) -> Diagnosis:
+    name = _as_stored(site) if site else suspect.expression
+    message = (
+        f"`{name}` collects tensors with history for each update and is read as a whole by "
+        f"the loss, but it is never emptied: the next update's loss also goes through the "
+        f"entries of the previous one, whose graph "
+        f"{describe_call(ev, 'freeing')} already freed. Empty it after each update (what "
+        f"`del policy.saved_log_probs[:]` does in PyTorch's REINFORCE example). Detaching "
+        f"the entries instead would stop the learning; retain_graph=True would train every "
+        f"update on all past episodes again."
+    )
+    assigned = (site[0], site[1].lineno) if site else None
+    return finding(ev, CATEGORY, message, suspect, assigned, remedy, expression=name)
 
 
 def _as_stored(site: tuple[str, ast.stmt, ast.expr]) -> str:
