@@ -17,13 +17,22 @@ from the optimizer steps it saw:
 from __future__ import annotations
 
 import ast
+import re
 
 from autograd_doctor.capture.ledger import BackwardRecord, FrameInfo
 from autograd_doctor.diagnosis import places
 from autograd_doctor.diagnosis.common import describe_call, finding
-from autograd_doctor.diagnosis.remedy import Delete, Diagnosis, Operation, Remedy, replace_node
+from autograd_doctor.diagnosis.remedy import (
+    Delete,
+    Diagnosis,
+    Move,
+    Operation,
+    Remedy,
+    replace_node,
+)
 from autograd_doctor.diagnosis.stale import Evidence, Suspect, resolve, same_step
 from autograd_doctor.graph import source
+from autograd_doctor.graph.walk import leaves, walk
 
 ERROR = "backward-twice"
 CATEGORY = "shared-subgraph"
@@ -74,6 +83,13 @@ def match(ev: Evidence) -> Diagnosis | None:
             f"The first loss already trained the weights behind `{suspect.expression}` and "
             f"the optimizer stepped them; the second loss is not meant to train them again. "
             f"Use `{suspect.expression}.detach()` in the second loss."))
+    elif ev.freeing.api == "grad":
+        remedy = _keep_for_grad(ev)
+        message = _message(ev, suspect, (
+            "The first call is torch.autograd.grad, which frees the graph like backward. "
+            "When its result feeds the loss (a gradient penalty) it must be differentiable: "
+            "create_graph=True, which also keeps the graph; otherwise keep the graph with "
+            "retain_graph=True."))
     elif not ev.steps_between:
         remedy = _sum_losses(ev) or _retain_first(ev)
         how = ("add the two losses and call backward once" if remedy and
@@ -84,12 +100,88 @@ def match(ev: Evidence) -> Diagnosis | None:
             f"Both losses are meant to train the weights behind `{suspect.expression}`: "
             f"{how}. Detaching `{suspect.expression}` would stop one loss from training them."))
     else:
-        remedy = None
+        remedy = _recompute_after_step(ev, suspect)
         message = _message(ev, suspect, (
-            "An optimizer step between the two calls updates part of the shared graph. "
-            "Compute both losses, call backward on their sum, then step every optimizer; "
-            "or rebuild the shared part for the second loss after the step."))
+            f"An optimizer step between the two calls updates part of the graph behind "
+            f"`{suspect.expression}` (a discriminator's output reused for the generator "
+            f"loss). The first loss must not reach the part it does not train, and the second "
+            f"must see the weights after the step: detach the untrained input in the first "
+            f"loss and compute `{suspect.expression}` again after the step."))
     return finding(ev, CATEGORY, message, suspect, assigned, remedy)
+
+
+def _keep_for_grad(ev: Evidence) -> Remedy | None:
+    """`torch.autograd.grad(...)` freed the graph the loss still needs: create_graph=True
+    when the gradient feeds the loss (a penalty), else retain_graph=True."""
+    site = ev.freeing.site if ev.freeing else None
+    failing = ev.failing.site
+    if site is None or failing is None:
+        return None
+    scope = source.scope_of(site.file, site.function, site.first_line)
+    stmt = source.statement_at(scope, site.line) if scope is not None else None
+    call = next((n for n in ast.walk(stmt) if isinstance(n, ast.Call)
+                 and source.text(n.func).endswith("grad")), None) if stmt else None
+    if call is None or scope is None or stmt is None or any(
+            k.arg in ("create_graph", "retain_graph") for k in call.keywords):
+        return None
+    made = {source.text(t) for t in source.targets(stmt)}
+    used = site.same_code(failing) and any(
+        made & source.names_in(s) for s in source.statements(scope)
+        if stmt.lineno < s.lineno <= failing.line)
+    keyword = "create_graph=True" if used else "retain_graph=True"
+    text = source.segment(site.file, call)
+    return Remedy(
+        "create-graph" if used else "retain-graph-first-call",
+        "make the gradient differentiable (create_graph=True keeps the graph)" if used
+        else "keep the graph for the second call (retain_graph=True on the first)",
+        site.file, call.lineno,
+        (replace_node(site.file, call, f"{text[:-1].rstrip()}, {keyword})"),))
+
+
+def _recompute_after_step(ev: Evidence, suspect: Suspect) -> Remedy | None:
+    """`d_fake = D(fake)` used by both losses, with D stepped in between: the first loss uses
+    `D(fake.detach())`, and `d_fake = D(fake)` moves after the step, before the second."""
+    placement = places.place(suspect.frame, suspect.expression)
+    freeing, failing = ev.freeing, ev.failing.site
+    if placement is None or freeing is None or freeing.site is None or failing is None \
+            or not freeing.site.same_code(suspect.frame):
+        return None
+    file, scope = placement.file, placement.scope
+    stores = [s for s in placement.stores if s.lineno < freeing.site.line]
+    store = stores[-1] if stores else None
+    value = getattr(store, "value", None)
+    if store is None or not isinstance(value, ast.Call):
+        return None
+    stepped = ev.stepped_params()
+    untrained = [a for a in value.args if isinstance(a, ast.Name) and _untrained(
+        resolve(a.id, ev.live_scopes), stepped)]
+    if not untrained:
+        return None
+    text = source.segment(file, value)
+    for arg in untrained:
+        text = re.sub(rf"\b{arg.id}\b", f"{arg.id}.detach()", text)
+    first = [r for r in _input_reads(scope, suspect.expression)
+             if store.lineno < r.lineno <= freeing.site.line]
+    later = [r for r in source.reads(scope, suspect.expression)
+             if freeing.site.line < r.lineno <= failing.line]
+    target = source.statement_at(scope, later[0].lineno) if later else None
+    if not first or target is None or not source.siblings(scope, store, target):
+        return None
+    ops: list[Operation] = [replace_node(file, r, text) for r in first]
+    ops.append(Move(file, store.lineno, store.end_lineno or store.lineno, target.lineno,
+                    source.indent_of(file, target.lineno)))
+    return Remedy("recompute-after-step",
+                  f"use {text} in the first loss and compute {suspect.expression} after "
+                  f"the step", file, store.lineno, tuple(ops))
+
+
+def _untrained(value: object, stepped: set[int]) -> bool:
+    """A tensor with history none of whose trainable leaves the stepped optimizer holds."""
+    node = getattr(value, "grad_fn", None)
+    if node is None:
+        return False
+    found = [t for t in leaves(walk([node])) if t.requires_grad]
+    return bool(found) and not any(id(t) in stepped for t in found)
 
 
 def _message(ev: Evidence, suspect: Suspect, advice: str) -> str:
