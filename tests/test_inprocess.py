@@ -155,3 +155,25 @@ def test_backward_from_threads_lists_scalers_and_helpers_is_diagnosed(style: str
 
 def do_backward(loss: torch.Tensor) -> None:
     loss.backward()
+
+
+def test_watching_keeps_neither_optimizers_nor_step_locals_alive() -> None:
+    refs: list[weakref.ref[object]] = []
+
+    def train_once() -> None:
+        model = nn.Linear(8, 8)
+        opt = torch.optim.Adam(model.parameters())
+        for _ in range(2):
+            out = model(torch.randn(4, 8))
+            refs.append(weakref.ref(out))
+            opt.zero_grad()
+            out.square().mean().backward()
+            opt.step()
+        refs.append(weakref.ref(opt))
+
+    with autograd_doctor.watch():
+        train_once()
+        for _ in range(9):  # later backward calls push the first ones out of the record
+            torch.ones(1, requires_grad=True).sum().backward()
+        gc.collect()
+        assert [r() for r in refs] == [None, None, None]

@@ -15,7 +15,7 @@ from autograd_doctor.capture.frames import is_user_file
 from autograd_doctor.capture.hooks import Capture, Failure, active, classify
 from autograd_doctor.capture.ledger import BackwardRecord
 from autograd_doctor.diagnosis import conclude, diagnose
-from autograd_doctor.diagnosis.gradients import GradientWatch, Watched
+from autograd_doctor.diagnosis.gradients import GradientWatch, Watched, live_scopes
 from autograd_doctor.diagnosis.gradients import evidence as gradient_evidence
 from autograd_doctor.diagnosis.growth import GrowthWatch
 from autograd_doctor.diagnosis.remedy import Diagnosis
@@ -60,7 +60,7 @@ class Doctor:
         if self._by_exception:
             return
         for watched in self.gradients.pending():
-            self._decide_gradients(watched)
+            self._decide_gradients(watched, [])
 
     # -- silent problems ---------------------------------------------------------------
 
@@ -72,11 +72,11 @@ class Doctor:
     def _before_step(self, capture: Capture, optimizer: Any) -> None:
         watched = self.gradients.before_step(optimizer)
         if watched is not None:
-            self._decide_gradients(watched)
+            self._decide_gradients(watched, live_scopes())
 
-    def _decide_gradients(self, watched: Watched) -> None:
+    def _decide_gradients(self, watched: Watched, scopes: list[dict[str, Any]]) -> None:
         records, _ = self.capture.ledger.snapshot()
-        evidence = gradient_evidence(watched, records)
+        evidence = gradient_evidence(watched, records, scopes)
         if evidence is None:
             return
         if not evidence.alarm:

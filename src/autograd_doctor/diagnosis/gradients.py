@@ -9,6 +9,7 @@ note. Cost: one pass over the parameters per step, for the first STEPS steps onl
 from __future__ import annotations
 
 import sys
+import weakref
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -28,11 +29,12 @@ AT_LEAST = 2
 
 @dataclass
 class Watched:
-    optimizer: Any
+    # Weak, and no frames kept: watching must not keep an optimizer's state, or the
+    # tensors a step's locals held, alive.
+    optimizer: weakref.ref[Any]
     steps: int = 0
     got: dict[int, bool] = field(default_factory=dict)
     names: dict[int, str] = field(default_factory=dict)
-    scopes: list[dict[str, Any]] = field(default_factory=list)
     files: list[str] = field(default_factory=list)  # the user's files on the stack at step 1
     decided: bool = False
 
@@ -54,21 +56,27 @@ class NoGrad:
     files: list[str]
 
 
+def live_scopes() -> list[dict[str, Any]]:
+    """The locals, then the globals, of the user's frames on the stack now."""
+    frames = user_frames(sys._getframe(1))
+    return [f.f_locals for f in frames] + [f.f_globals for f in frames]
+
+
 class GradientWatch:
     def __init__(self) -> None:
-        self._watched: dict[int, Watched] = {}
+        self._watched: weakref.WeakKeyDictionary[Any, Watched] = weakref.WeakKeyDictionary()
 
     def before_step(self, optimizer: Any) -> Watched | None:
         """Record this step; the watch when it is time to decide."""
-        w = self._watched.get(id(optimizer))
+        w = self._watched.get(optimizer)
         if w is None:
-            w = self._watched[id(optimizer)] = Watched(optimizer)
+            w = self._watched[optimizer] = Watched(weakref.ref(optimizer))
         if w.decided:
             return None
         if not w.names:
             frames = user_frames(sys._getframe(1))
-            w.scopes = [f.f_locals for f in frames] + [f.f_globals for f in frames]
-            w.names = parameter_names(w.scopes)
+            w.names = parameter_names([f.f_locals for f in frames] +
+                                      [f.f_globals for f in frames])
             w.files = list(dict.fromkeys(f.f_code.co_filename for f in frames))
         w.steps += 1
         for group in optimizer.param_groups:
@@ -87,9 +95,14 @@ class GradientWatch:
         return [w for w in self._watched.values() if not w.decided and w.steps >= AT_LEAST]
 
 
-def evidence(w: Watched, records: tuple[BackwardRecord, ...]) -> NoGrad | None:
+def evidence(w: Watched, records: tuple[BackwardRecord, ...],
+             scopes: list[dict[str, Any]]) -> NoGrad | None:
+    """Decide; `scopes` are the live frames' when deciding during a step (empty at exit)."""
     w.decided = True
-    params = [p for g in w.optimizer.param_groups for p in g["params"] if p.requires_grad]
+    optimizer = w.optimizer()
+    if optimizer is None:
+        return None
+    params = [p for g in optimizer.param_groups for p in g["params"] if p.requires_grad]
     missing = [p for p in params if not w.got.get(id(p), False)]
     if not missing:
         return None
@@ -104,8 +117,8 @@ def evidence(w: Watched, records: tuple[BackwardRecord, ...]) -> NoGrad | None:
     reached = [w.names.get(id(t), f"<tensor {list(t.shape)}>") for t in found]
     outside = [w.names.get(id(t), f"<tensor {list(t.shape)}>") for t in found
                if id(t) not in held and id(t) in w.names]
-    return NoGrad(w.optimizer, w.steps, [name[id(p)] for p in missing], len(params), empty,
-                  alarm, records, reached, outside, w.scopes, w.files)
+    return NoGrad(optimizer, w.steps, [name[id(p)] for p in missing], len(params), empty,
+                  alarm, records, reached, outside, scopes, w.files)
 
 
 def module_of(name: str) -> str:
