@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import ast
 
+from autograd_doctor.capture.ledger import FrameInfo
 from autograd_doctor.diagnosis.gradients import NoGrad
 from autograd_doctor.diagnosis.remedy import Delete, Diagnosis, Operation, Remedy, replace_node
 from autograd_doctor.diagnosis.silent_common import (
@@ -70,13 +71,10 @@ def match(ev: NoGrad) -> Diagnosis | None:
                           remedy)
 
 
-def _cut(file: str, stmt: ast.stmt, site: object
+def _cut(file: str, stmt: ast.stmt, site: FrameInfo
          ) -> tuple[str, ast.stmt, ast.expr, ast.expr] | None:
     """Follow the names the backward statement reads back through their assignments to the
     `.detach()` / `.data` that made the leaf (with `.requires_grad_()` dropped as well)."""
-    from autograd_doctor.capture.ledger import FrameInfo
-
-    assert isinstance(site, FrameInfo)
     scope = source.scope_of(site.file, site.function, site.first_line)
     if scope is None:
         return None
@@ -101,11 +99,9 @@ def _cut(file: str, stmt: ast.stmt, site: object
     return None
 
 
-def _regrads(file: str, store: ast.stmt, site: object) -> list[ast.stmt]:
+def _regrads(file: str, store: ast.stmt, site: FrameInfo | None) -> list[ast.stmt]:
     """`name.requires_grad = True` / `name.requires_grad_()` statements for the cut name."""
-    from autograd_doctor.capture.ledger import FrameInfo
-
-    if not isinstance(site, FrameInfo):
+    if site is None:
         return []
     scope = source.scope_of(site.file, site.function, site.first_line)
     names = {source.text(t) for t in source.targets(store)}

@@ -215,12 +215,17 @@ def _sightings(failure: Failure, entries: list[Node]) -> dict[Node, list[Sightin
 
 def _kind(s: Sighting) -> str:
     b = s.binding
-    if b.kind == "local" and b.expression == b.root:
-        scope = source.scope_of(s.frame.file, s.frame.function, s.frame.first_line)
-        if scope is not None and b.root in source.parameters(scope) and not source.stores(
-                scope, b.root):
-            return "parameter"
+    if b.kind == "local" and b.expression == b.root and _is_argument(s):
+        return "parameter"
     return b.kind
+
+
+def _is_argument(s: Sighting) -> bool:
+    """The name is a function argument the function never rebinds."""
+    scope = source.scope_of(s.frame.file, s.frame.function, s.frame.first_line)
+    root = s.binding.root
+    return scope is not None and root in source.parameters(scope) and not source.stores(
+        scope, root)
 
 
 def best(sightings: list[Sighting]) -> Sighting:
@@ -277,7 +282,7 @@ def _suspects(entries: list[Node], sightings: dict[Node, list[Sighting]]) -> lis
         expression = b.root if whole else b.expression
         if whole:
             kind = "local" if b.kind in ("local", "container-element") else b.kind
-            if _kind_of_root(s) == "parameter":
+            if _is_argument(s):
                 kind = "parameter"
         key = (s.frame.file, s.frame.function, str(s.frame.first_line), expression)
         if key in groups:
@@ -297,14 +302,6 @@ def _rebound_in_loop(s: Sighting) -> bool:
     loops = source.loops_around(scope, s.frame.line)
     return bool(loops) and any(source.inside(st, loops[-1])
                                for st in source.stores(scope, s.binding.root))
-
-
-def _kind_of_root(s: Sighting) -> str:
-    scope = source.scope_of(s.frame.file, s.frame.function, s.frame.first_line)
-    root = s.binding.root
-    if scope is not None and root in source.parameters(scope) and not source.stores(scope, root):
-        return "parameter"
-    return "local"
 
 
 def _source_order(suspect: Suspect) -> tuple[int, int]:
