@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test lint typecheck bench clean
+.PHONY: demo test lint typecheck report-format bench clean
 
 $(STAMP): pyproject.toml constraints.txt
 	$(PYTHON) -m venv $(VENV)
@@ -18,14 +18,18 @@ demo: $(STAMP)
 	@echo "--- autograd-doctor run examples/lstm_hidden.py ---"
 	@cd examples && ../$(BIN)/autograd-doctor run lstm_hidden.py || true
 
+# SLOW=1 also runs the torch.compile cases (CI does); without it they are skipped.
 test: $(STAMP) lint typecheck
-	$(BIN)/python -m pytest -q -n 2
+	$(BIN)/python -m pytest -q -n 2 $(if $(SLOW),,-m "not slow")
 
 lint: $(STAMP)
 	$(BIN)/ruff check src tests benchmarks
 
 typecheck: $(STAMP)
 	$(BIN)/mypy --strict src/autograd_doctor
+
+report-format: $(STAMP)
+	$(BIN)/python -m autograd_doctor.report_format --write
 
 bench: $(STAMP)
 	$(BIN)/python benchmarks/overhead.py

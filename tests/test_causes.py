@@ -1,50 +1,85 @@
-"""Each cause module's own examples are its tests: BROKEN is claimed by exactly that cause,
-with its culprit, and FIXED runs clean."""
+"""Each cause's own examples are its tests (the Fixit way): BROKEN fails under plain torch
+(or runs on, for silent problems), is claimed by exactly that cause with its culprit and
+line, no two causes claim it without a declared order, and the emitted fix turns BROKEN into
+FIXED (equal as syntax trees, so formatting and comments aside). FIXED runs clean."""
 
 from __future__ import annotations
 
+import ast
 from pathlib import Path
 from types import ModuleType
 
 import pytest
 
-from autograd_doctor.diagnosis import causes, errors_of
-from tests.helpers import run_text
+from autograd_doctor import diagnosis
+from autograd_doctor.doctor import run_with_doctor
+from autograd_doctor.edits.apply import apply
+from autograd_doctor.findings import Report
+from autograd_doctor.runner import Outcome
+from tests.support.runs import isolated
 
-CATEGORIES = {
-    "carried-state", "shared-subgraph", "precomputed-outside-loop", "stored-state",
-    "accumulated-loss", "repeated-backward", "saved-tensor-access", "unknown",
-}
-EXAMPLES = [m for m in causes() if hasattr(m, "BROKEN")]
-SILENT = ("silent-no-grad", "graph-growth")
+CAUSES = diagnosis.causes()
+IDS = [f"{diagnosis.family_of(m).error}:{m.CATEGORY}" for m in CAUSES]
 
 
-def test_every_cause_is_documented_and_named_after_its_category() -> None:
-    for module in causes():
+def run_text(text: str, work: Path) -> tuple[Report, Outcome, list[diagnosis.Selection]]:
+    (work / "train.py").write_text(text)
+    with isolated(work):
+        report, outcome, doctor = run_with_doctor("train.py", [])
+    return report, outcome, doctor.selections
+
+
+def test_every_family_has_causes_and_every_cause_examples() -> None:
+    for family in diagnosis.families():
+        assert diagnosis.causes(family.error), family.error
+    for module in CAUSES:
         assert (module.__doc__ or "").strip(), module.__name__
+        for name in ("CATEGORY", "BROKEN", "FIXED", "CULPRIT", "CULPRIT_LINE"):
+            assert hasattr(module, name), f"{module.__name__} has no {name}"
         slug = module.__name__.rsplit(".", 1)[1].replace("_", "-")
-        assert slug == module.CATEGORY or module.CATEGORY.startswith(slug), module.__name__
-    categories = {m.CATEGORY for m in causes()}
-    assert CATEGORIES <= categories
+        assert slug == module.CATEGORY, module.__name__
 
 
-@pytest.mark.parametrize("module", EXAMPLES, ids=[m.CATEGORY for m in EXAMPLES])
+def test_precedence_only_names_causes_of_the_same_family() -> None:
+    for module in CAUSES:
+        own = set(diagnosis.categories(diagnosis.family_of(module).error))
+        assert set(getattr(module, "OUTRANKS", ())) <= own - {module.CATEGORY}, module.__name__
+
+
+@pytest.mark.parametrize("module", CAUSES, ids=IDS)
 def test_broken_example_is_claimed_by_its_cause_alone(module: ModuleType,
                                                       tmp_path: Path) -> None:
-    report, outcome = run_text(module.BROKEN, tmp_path)
-    if errors_of(module)[0] in SILENT:  # the example shows the first error it explains
-        assert outcome.error is None and report.exit_code == 1  # runs on, but is reported
+    family = diagnosis.family_of(module)
+    report, outcome, selections = run_text(module.BROKEN, tmp_path)
+    if family.pattern is None:  # a silent problem: the program runs on, and is reported
+        assert outcome.error is None and report.exit_code == 1
     else:
         assert isinstance(outcome.error, RuntimeError)
-    assert [f.category for f in report.findings] == [module.CATEGORY]
+        assert diagnosis.classify(outcome.error, in_backward=not family.outside_backward) \
+            == family.error
+    assert report.problems == ()
+    assert [(f.error, f.category) for f in report.findings] == [(family.error,
+                                                                 module.CATEGORY)]
+    assert all(s.overlaps == () for s in selections), [s.overlaps for s in selections]
     finding = report.findings[0]
-    assert finding.culprit is not None and finding.culprit.expression == module.CULPRIT
-    assert "also_matched" not in finding.details
-    assert finding.fix is not None and finding.fix.diff
+    culprit = finding.culprit
+    if module.CULPRIT is None:
+        assert culprit is None or culprit.line is None
+    else:
+        assert culprit is not None and culprit.expression == module.CULPRIT
+        assert culprit.line == module.CULPRIT_LINE
+        assert culprit.file == ("train.py" if culprit.line else None)
+    if getattr(module, "FIX", "expected") is None:
+        assert finding.fix is None
+        return
+    assert finding.fix is not None
+    with isolated(tmp_path):
+        fixed = apply(finding.fix)["train.py"]
+    assert ast.dump(ast.parse(fixed)) == ast.dump(ast.parse(module.FIXED)), fixed
 
 
-@pytest.mark.parametrize("module", EXAMPLES, ids=[m.CATEGORY for m in EXAMPLES])
+@pytest.mark.parametrize("module", CAUSES, ids=IDS)
 def test_fixed_example_runs_clean(module: ModuleType, tmp_path: Path) -> None:
-    report, outcome = run_text(module.FIXED, tmp_path)
+    report, outcome, _ = run_text(module.FIXED, tmp_path)
     assert outcome.exit_code == 0 and outcome.error is None, outcome.traceback
-    assert report.status == "clean" and report.findings == ()
+    assert report.status == "clean" and report.findings == () and report.notes == ()

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from autograd_doctor.diagnosis import carried_state
+from autograd_doctor.diagnosis.backward_twice import carried_state
 
 EXE = shutil.which("autograd-doctor") or str(Path(sys.executable).parent / "autograd-doctor")
 ENTRY_POINTS = [[EXE], [sys.executable, "-m", "autograd_doctor"]]
@@ -116,7 +116,8 @@ def test_json_report_follows_the_contract(tmp_path: Path) -> None:
     assert report["command"] == "run" and report["status"] == "diagnosed"
     finding = report["findings"][0]
     assert finding["culprit"] == {"expression": "h", "file": "train.py", "line": 11,
-                                  "kind": "local", "code": "out, h = rnn(x, h)"}
+                                  "kind": "local", "role": "assigned",
+                                  "code": "out, h = rnn(x, h)"}
     assert finding["failing_backward"]["line"] == finding["freeing_backward"]["line"] == 14
     assert finding["fix"]["diff"].startswith("--- a/train.py\n+++ b/train.py\n")
     assert "Trying to backward" in report["original_error"]["message"]
@@ -143,6 +144,11 @@ def test_explain_lists_and_explains_categories() -> None:
     assert listing.returncode == 0 and "carried-state" in listing.stdout
     one = cli("explain", "carried-state")
     assert one.returncode == 0 and "--- broken ---" in one.stdout and "h.detach()" in one.stdout
+    # One cause seen as two kinds of failure: both are explained.
+    assert "[backward-twice: carried-state]" in one.stdout
+    assert "[graph-growth: carried-state]" in one.stdout
+    family = cli("explain", "backward-twice")
+    assert family.returncode == 0 and "causes: " in family.stdout
     assert cli("explain", "no-such-thing").returncode == 2
 
 

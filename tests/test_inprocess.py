@@ -56,20 +56,6 @@ def test_findings_are_kept_for_the_caller() -> None:
     assert doctor.findings[0].culprit is not None
 
 
-def test_a_failing_diagnosis_leaves_the_error_unchanged_plus_one_line(
-        monkeypatch: pytest.MonkeyPatch) -> None:
-    def broken(failure: object) -> None:
-        raise ValueError("boom")
-
-    monkeypatch.setattr("autograd_doctor.doctor.diagnose", broken)
-    with autograd_doctor.watch(), pytest.raises(RuntimeError) as info:
-        carried_rnn_loop()
-    assert str(info.value).startswith("Trying to backward through the graph a second time")
-    assert info.value.__notes__ == [
-        "autograd-doctor: could not place this error: internal error in the diagnosis "
-        "(ValueError: boom)"]
-
-
 def train_params(watch: bool) -> list[torch.Tensor]:
     torch.manual_seed(0)
     model = nn.Sequential(nn.Linear(6, 16), nn.Tanh(), nn.Linear(16, 1))

@@ -1,14 +1,22 @@
-"""Data flows one way: a module imports only from layers before it, and the lint-free core
-(findings, render) never imports torch."""
+"""Data flows one way: a module imports only from layers before it; the torch-free layers
+(findings, source, edits, render, the diagnosis registry) import no torch."""
 
 from __future__ import annotations
 
 import ast
+import subprocess
+import sys
 from pathlib import Path
 
 PACKAGE = Path(__file__).parent.parent / "src" / "autograd_doctor"
-ORDER = ["findings", "graph", "capture", "diagnosis", "fixes", "render", "runner", "doctor",
-         "integrations"]
+ORDER = ["findings", "boundary", "source", "edits", "graph", "capture", "diagnosis",
+         "report_format", "render", "runner", "doctor", "integrations"]
+TORCH_FREE = ["autograd_doctor", "autograd_doctor.findings", "autograd_doctor.boundary",
+              "autograd_doctor.source.reading", "autograd_doctor.source.places",
+              "autograd_doctor.source.patterns", "autograd_doctor.edits.operations",
+              "autograd_doctor.edits.forms", "autograd_doctor.edits.strategies",
+              "autograd_doctor.edits.apply", "autograd_doctor.render",
+              "autograd_doctor.diagnosis", "autograd_doctor.diagnosis.finding"]
 
 
 def layer(module: str) -> str:
@@ -40,6 +48,20 @@ def test_no_layer_imports_a_later_one() -> None:
     assert wrong == []
 
 
-def test_findings_and_renderers_do_not_import_torch() -> None:
-    for path in [PACKAGE / "findings.py", *(PACKAGE / "render").glob("*.py")]:
-        assert not any(n.split(".")[0] == "torch" for n in imports(path)), path
+def test_causes_import_no_other_cause() -> None:
+    diagnosis = PACKAGE / "diagnosis"
+    causes = {f"autograd_doctor.diagnosis.{p.parent.name}.{p.stem}"
+              for p in diagnosis.glob("*/*.py") if p.stem not in ("__init__", "evidence")}
+    wrong = [f"{path.relative_to(PACKAGE)} imports {name}"
+             for path in diagnosis.glob("*/*.py") for name in imports(path) if name in causes]
+    assert wrong == []
+
+
+def test_torch_free_layers_import_no_torch_in_a_fresh_interpreter() -> None:
+    code = ("import sys\n" + "".join(f"import {m}\n" for m in TORCH_FREE)
+            + "from autograd_doctor import diagnosis\n"
+            + "assert len(diagnosis.families()) == 6, diagnosis.families()\n"
+            + "print(sorted(m for m in sys.modules if m.split('.')[0] == 'torch'))\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == "[]"

@@ -1,7 +1,10 @@
 """The report data: frozen dataclasses of plain values and their JSON form.
 
-This module is the contract in FINDINGS.md. It imports nothing from the package and
-nothing from torch, so renderers, editors and CI can read a report without either.
+This module is the contract documented in docs/report-format.md (with a JSON Schema in the
+package, report.schema.json). It imports nothing from the package and nothing from torch, so
+renderers, editors and CI can read a report without either. The ids that may appear in
+`error`, `category` and `fix.strategy` come from the diagnosis registry and are listed in
+the schema.
 """
 
 from __future__ import annotations
@@ -13,17 +16,9 @@ SCHEMA_VERSION = 1
 TOOL_NAME = "autograd-doctor"
 TOOL_VERSION = "0.1.0"
 
-# What happened (`Finding.error`).
-ERRORS = (
-    "backward-twice",
-    "saved-tensor-access",
-    "inplace-modified",
-    "no-grad-fn",
-    "silent-no-grad",
-    "graph-growth",
-    "lint",
-)
 STATUSES = ("clean", "diagnosed", "undiagnosed", "error")
+# What the culprit's line is (`Culprit.role`).
+ROLES = ("assigned", "written", "read", "made")
 
 JSON = Any  # a value json.dumps accepts
 
@@ -56,6 +51,7 @@ class Culprit:
     file: str | None = None
     line: int | None = None
     code: str = ""
+    role: str = "assigned"  # what happens at `line` (ROLES): assigned, written, read, made
 
     def to_dict(self) -> dict[str, JSON]:
         out: dict[str, JSON] = {
@@ -63,6 +59,7 @@ class Culprit:
             "file": self.file,
             "line": self.line,
             "kind": self.kind,
+            "role": self.role,
         }
         if self.code:
             out["code"] = self.code
@@ -76,6 +73,7 @@ class Culprit:
             file=data.get("file"),
             line=data.get("line"),
             code=data.get("code", ""),
+            role=data.get("role", "assigned"),
         )
 
 
@@ -135,21 +133,30 @@ class Fix:
 
 @dataclass(frozen=True)
 class Finding:
+    """One problem, in the parts a reader needs: what happened (`error`, `title`), why
+    (`category`, `message`), where (`culprit`, the backward calls, location-valued
+    `details`) and what to do (`hint`, `fix`)."""
+
     error: str
     category: str
-    message: str
+    message: str  # the whole explanation, ending with the hint
     culprit: Culprit | None = None
     failing_backward: Location | None = None
     freeing_backward: Location | None = None
     fix: Fix | None = None
-    # Kind-specific facts (the in-place writer, growth figures, parameter names...).
+    # Kind-specific facts (the in-place writer, growth figures, parameter names...). A value
+    # of the form {"file", "line", "code"} is a place; renderers show it under its key.
     details: dict[str, JSON] = field(default_factory=dict)
+    title: str = ""  # what happened, in words
+    hint: str = ""  # what to do, in one or two sentences (the end of `message`)
 
     def to_dict(self) -> dict[str, JSON]:
         out: dict[str, JSON] = {
             "error": self.error,
             "category": self.category,
+            "title": self.title,
             "message": self.message,
+            "hint": self.hint,
             "culprit": self.culprit.to_dict() if self.culprit else None,
             "failing_backward": self.failing_backward.to_dict() if self.failing_backward else None,
             "freeing_backward": self.freeing_backward.to_dict() if self.freeing_backward else None,
@@ -174,6 +181,8 @@ class Finding:
             freeing_backward=opt("freeing_backward", Location),
             fix=opt("fix", Fix),
             details=dict(data.get("details") or {}),
+            title=data.get("title", ""),
+            hint=data.get("hint", ""),
         )
 
 
@@ -205,6 +214,9 @@ class Report:
     reason: str = ""
     original_error: OriginalError | None = None
     target: str = ""  # the script or module that ran
+    # What went wrong inside autograd-doctor while the program ran (the program itself was
+    # left alone): one line each.
+    problems: tuple[str, ...] = ()
 
     def to_dict(self) -> dict[str, JSON]:
         out: dict[str, JSON] = {
@@ -215,6 +227,7 @@ class Report:
             "exit_code": self.exit_code,
             "findings": [f.to_dict() for f in self.findings],
             "notes": list(self.notes),
+            "problems": list(self.problems),
         }
         if self.target:
             out["target"] = self.target
@@ -238,4 +251,5 @@ class Report:
             reason=data.get("reason", ""),
             original_error=OriginalError.from_dict(original) if original else None,
             target=data.get("target", ""),
+            problems=tuple(data.get("problems", ())),
         )

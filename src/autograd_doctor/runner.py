@@ -55,6 +55,11 @@ def run(target: str, args: list[str], module: bool = False) -> Outcome:
 _mains: list[types.ModuleType] = []  # keep each script's globals alive until exit, as python
 
 
+def release_scripts() -> None:
+    """Let the globals of scripts run so far go (a test suite runs many in one process)."""
+    _mains.clear()
+
+
 def _run_file(target: str) -> None:
     """What `python target` does: a fresh `__main__` with an absolute `__file__`, and
     `sys.argv[0]` left as typed (runpy.run_path would overwrite it)."""

@@ -1,18 +1,34 @@
-"""Running corpus cases the way users run them: the CLI in a fresh interpreter."""
+"""Running corpus cases the way users run them, in this process: the CLI's own entry point
+(`cli.main`) in the case's folder, with output captured, torch's global state and the case's
+own modules put back afterwards. A handful of tests in test_cli.py run true subprocesses.
+
+`record_gradients` is an independent check, not the doctor's: which trainable parameters
+received a non-zero gradient before some optimizer step.
+"""
 
 from __future__ import annotations
 
+import contextlib
+import io
 import json
+import os
 import shutil
 import subprocess
 import sys
-from dataclasses import dataclass
+import warnings
+from collections.abc import Iterator
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import torch
+from torch.optim.optimizer import register_optimizer_step_pre_hook
+
+from autograd_doctor import runner
+from autograd_doctor.integrations import cli
+
 HERE = Path(__file__).parent
 CORPUS = HERE.parent / "corpus"
-TIMEOUT = 300
 
 
 @dataclass
@@ -21,10 +37,13 @@ class Run:
     returncode: int
     stdout: str
     stderr: str
+    grads: dict[str, Any] = field(default_factory=dict)
 
 
-def cases(kind: str) -> list[Path]:
-    root = CORPUS / kind
+def cases(kind: str, split: str = "") -> list[Path]:
+    root = CORPUS / split / kind if split else CORPUS / kind
+    if not root.is_dir():
+        return []
     return sorted(p for p in root.iterdir() if p.is_dir() and (p / "train.py").exists())
 
 
@@ -35,35 +54,93 @@ def copy_case(case: Path, dest: Path) -> Path:
     return work
 
 
+def overlay_fixed(case: Path, work: Path) -> None:
+    for file in (case / "fixed").rglob("*.py"):
+        target = work / file.relative_to(case / "fixed")
+        target.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy(file, target)
+
+
 def script_args(case: Path) -> list[str]:
     args = case / "args"
     return args.read_text().split() if args.exists() else []
 
 
+def is_slow(case: Path) -> bool:
+    """torch.compile cases take seconds to compile: CI runs them, a quick local run may not."""
+    return any("torch.compile" in f.read_text() for f in case.rglob("*.py"))
+
+
+@contextlib.contextmanager
+def isolated(work: Path) -> Iterator[None]:
+    """Run in `work` as a fresh `python` would: the case's modules unloaded afterwards, and
+    torch's global switches, warning filters and the working directory put back."""
+    before = set(sys.modules)
+    cwd = os.getcwd()
+    grad, dtype = torch.is_grad_enabled(), torch.get_default_dtype()
+    anomaly = torch.is_anomaly_enabled()
+    filters = list(warnings.filters)
+    os.chdir(work)
+    try:
+        yield
+    finally:
+        os.chdir(cwd)
+        for name in set(sys.modules) - before:
+            file = getattr(sys.modules[name], "__file__", None) or ""
+            if file.startswith(str(work)):
+                del sys.modules[name]
+        torch.set_grad_enabled(grad)
+        torch.set_default_dtype(dtype)
+        torch.autograd.set_detect_anomaly(anomaly)
+        warnings.filters[:] = filters
+        runner.release_scripts()
+
+
+@contextlib.contextmanager
+def record_gradients() -> Iterator[dict[str, Any]]:
+    seen: dict[int, bool] = {}
+    shapes: dict[int, list[int]] = {}
+    summary: dict[str, Any] = {}
+
+    def record(optimizer: Any, args: Any, kwargs: Any) -> None:
+        for group in optimizer.param_groups:
+            for p in group["params"]:
+                if not p.requires_grad:
+                    continue
+                got = p.grad is not None and bool(p.grad.ne(0).any())
+                seen[id(p)] = seen.get(id(p), False) or got
+                shapes[id(p)] = list(p.shape)
+
+    handle = register_optimizer_step_pre_hook(record)
+    try:
+        yield summary
+    finally:
+        handle.remove()
+        summary["params"] = len(seen)
+        summary["without_grad"] = [shapes[k] for k, v in seen.items() if not v]
+
+
 def doctor(work: Path, args: list[str], extra: tuple[str, ...] = ()) -> Run:
+    """`autograd-doctor run --format json -o report.json train.py ARGS` in `work`, in this
+    process, with the independent gradient record."""
     report = work / "report.json"
-    cmd = [sys.executable, "-m", "autograd_doctor", "run", *extra, "--format", "json",
-           "-o", str(report), "train.py", *args]
-    proc = subprocess.run(cmd, cwd=work, capture_output=True, text=True, timeout=TIMEOUT)
+    out, err = io.StringIO(), io.StringIO()
+    with isolated(work), record_gradients() as grads, contextlib.redirect_stdout(out), \
+            contextlib.redirect_stderr(err):
+        code = cli.main(["run", *extra, "--format", "json", "-o", str(report), "train.py",
+                         *args])
     data = json.loads(report.read_text()) if report.exists() else {}
-    return Run(data, proc.returncode, proc.stdout, proc.stderr)
+    return Run(data, code, out.getvalue(), err.getvalue(), grads)
 
 
-def python(work: Path, args: list[str]) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "train.py", *args], cwd=work, capture_output=True,
-                          text=True, timeout=TIMEOUT)
-
-
-def gradcheck(work: Path, args: list[str]) -> tuple[dict[str, Any], Run]:
-    """The doctor on the script, plus an independent record of which parameters learned."""
-    summary = work / "grads.json"
-    report = work / "report.json"
-    cmd = [sys.executable, str(HERE / "gradcheck.py"), str(summary), "run", "--format", "json",
-           "-o", str(report), "train.py", *args]
-    proc = subprocess.run(cmd, cwd=work, capture_output=True, text=True, timeout=TIMEOUT)
-    data = json.loads(summary.read_text()) if summary.exists() else {}
-    rep = json.loads(report.read_text()) if report.exists() else {}
-    return data, Run(rep, proc.returncode, proc.stdout, proc.stderr)
+def python(work: Path, args: list[str]) -> Run:
+    """The script as plain `python` runs it (the same runner, no doctor), in this process."""
+    out, err = io.StringIO(), io.StringIO()
+    with isolated(work), record_gradients() as grads, contextlib.redirect_stdout(out), \
+            contextlib.redirect_stderr(err):
+        outcome = runner.run("train.py", args)
+    err.write(outcome.traceback)
+    return Run({}, outcome.exit_code, out.getvalue(), err.getvalue(), grads)
 
 
 def apply_diff(work: Path, diff: str, file: str) -> subprocess.CompletedProcess[str]:

@@ -6,10 +6,12 @@ import os
 import sys
 import sysconfig
 from types import FrameType
+from typing import Any
 
 import torch
 
 from autograd_doctor.graph.names import Binding, scan, structure
+from autograd_doctor.source.places import FrameInfo
 
 TORCH_DIR = os.path.dirname(torch.__file__) + os.sep
 _OWN_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
@@ -47,18 +49,41 @@ def is_project_file(filename: str) -> bool:
 
 
 def user_frames(start: FrameType | None, limit: int = MAX_FRAMES) -> list[FrameType]:
-    """User frames from `start` outwards, innermost first."""
+    """User frames from `start` outwards, innermost first. The user's program ends where one
+    of our own frames holds it (the runner that executes a script): what called that is not
+    the program being diagnosed."""
     out: list[FrameType] = []
     frame = start
     while frame is not None and len(out) < limit:
-        if is_user_file(frame.f_code.co_filename):
+        name = frame.f_code.co_filename
+        if is_user_file(name):
             out.append(frame)
+        elif out and name.startswith(_OWN_DIR):
+            break
         frame = frame.f_back
     return out
 
 
-def caller_frames(depth: int) -> list[FrameType]:
-    return user_frames(sys._getframe(depth + 1))
+def frame_info(frame: FrameType) -> FrameInfo:
+    code = frame.f_code
+    return FrameInfo(code.co_filename, frame.f_lineno or 0, code.co_name, code.co_firstlineno)
+
+
+def scopes_of(frames: list[FrameType]) -> list[dict[str, Any]]:
+    """Each frame's locals then its globals (each scope once), innermost frame first: the
+    order in which the innermost frame's code would look a name up."""
+    out: list[dict[str, Any]] = []
+    seen: set[int] = set()
+    for scope in (s for f in frames for s in (f.f_locals, f.f_globals)):
+        if id(scope) not in seen:
+            seen.add(id(scope))
+            out.append(scope)
+    return out
+
+
+def live_scopes() -> list[dict[str, Any]]:
+    """The scopes of the user's frames on the stack now (see scopes_of)."""
+    return scopes_of(user_frames(sys._getframe(1)))
 
 
 Snapshot = tuple[tuple[tuple[int, Binding], ...], dict[tuple[int, str], str]]

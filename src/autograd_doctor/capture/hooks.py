@@ -1,8 +1,9 @@
 """The only code that changes torch's global state: wrappers around `torch.autograd.backward`
 and `torch.autograd.grad`, and the global optimizer-step hooks. `uninstall()` restores all.
 
-Nothing here may raise into the user's program: our own failures are kept in `problems`
-and the user's exception always propagates unchanged (with notes added by the listener).
+Nothing here may raise into the user's program: every call into our own code goes through
+the Boundary, and the user's exception always propagates unchanged (with notes added by the
+listener). Which errors are worth diagnosing is the listener's business, not capture's.
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ import os
 import sys
 import threading
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from types import FrameType
 from typing import Any
 
@@ -22,60 +23,45 @@ from torch.optim.optimizer import (
     register_optimizer_step_pre_hook,
 )
 
+from autograd_doctor.boundary import Boundary
 from autograd_doctor.capture.frames import (
     TORCH_DIR,
+    frame_info,
     is_user_file,
     list_lengths,
+    scopes_of,
     snapshot,
     user_frames,
 )
-from autograd_doctor.capture.ledger import (
-    BackwardRecord,
-    FrameInfo,
-    Ledger,
-    StepRecord,
-)
+from autograd_doctor.capture.ledger import BackwardRecord, Ledger, StepRecord
 from autograd_doctor.graph.walk import roots_of
 
-# Substrings of PyTorch's messages (stable from 1.x to 2.13) -> what happened.
-ERROR_PATTERNS = (
-    ("Trying to backward through the graph a second time", "backward-twice"),
-    ("modified by an inplace operation", "inplace-modified"),
-    ("does not require grad and does not have a grad_fn", "no-grad-fn"),
-)
+# Set on an exception once a listener has seen it (a nested backward, or the same error
+# reaching the top of the program): the exception object itself says so, never its id().
 SEEN_ATTRIBUTE = "_autograd_doctor_seen"
-
-
-def classify(exc: BaseException) -> str | None:
-    if not isinstance(exc, RuntimeError):
-        return None
-    text = str(exc)
-    for pattern, error in ERROR_PATTERNS:
-        if pattern in text:
-            return error
-    return None
 
 
 @dataclass
 class Failure:
-    """A known autograd error, caught while the user's frames are still alive."""
+    """An error raised by autograd, caught while the user's frames are still alive."""
 
-    error: str
     exception: BaseException
     record: BackwardRecord | None  # the failing call; None when it failed outside backward
     frames: list[FrameType]  # live user frames at the failure, innermost first
-    records: tuple[BackwardRecord, ...]
+    records: tuple[BackwardRecord, ...]  # the ledger, this thread's and others'
     steps: tuple[StepRecord, ...]
-    capture: Capture | None = field(default=None, repr=False)
+    thread: int = 0
 
     def scopes(self) -> list[dict[str, Any]]:
-        """The live frames' locals, then their globals (each once), innermost first."""
-        out: list[dict[str, Any]] = []
-        for frame in self.frames:
-            out.append(frame.f_locals)
-            if frame.f_globals is not frame.f_locals:
-                out.append(frame.f_globals)
-        return out
+        return scopes_of(self.frames)
+
+    def own_records(self) -> tuple[BackwardRecord, ...]:
+        """Backward calls made by the failing thread: another thread's training loop says
+        nothing about this one (and its sequence numbers count on another counter)."""
+        return tuple(r for r in self.records if r.thread == self.thread)
+
+    def own_steps(self) -> tuple[StepRecord, ...]:
+        return tuple(s for s in self.steps if s.thread == self.thread)
 
 
 FailureListener = Callable[[Failure], None]
@@ -97,12 +83,13 @@ class Capture:
         on_failure: FailureListener,
         on_backward: BackwardListener | None = None,
         on_step: StepListener | None = None,
+        boundary: Boundary | None = None,
     ) -> None:
         self.on_failure = on_failure
         self.on_backward = on_backward
         self.on_step = on_step
+        self.boundary = boundary or Boundary()
         self.ledger = Ledger()
-        self.problems: list[str] = []
         self._handles: list[Any] = []
         self._probe = torch.zeros((), requires_grad=True)
 
@@ -113,10 +100,14 @@ class Capture:
         with _lock:
             if _active is not None:
                 raise RuntimeError("autograd-doctor is already installed")
-            _originals["backward"] = torch.autograd.backward
-            _originals["grad"] = torch.autograd.grad
-            torch.autograd.backward = _wrap(_originals["backward"], "backward")
-            torch.autograd.grad = _wrap(_originals["grad"], "grad")
+            for api in ("backward", "grad"):
+                current = getattr(torch.autograd, api)
+                # Our own wrapper left in place under another tool's (see uninstall) is
+                # passed through, never wrapped a second time.
+                while getattr(current, "__autograd_doctor__", False):
+                    current = current.__wrapped__
+                _originals[api] = current
+                setattr(torch.autograd, api, _wrap(current, api))
             self._handles = [
                 register_optimizer_step_pre_hook(self._before_step),
                 register_optimizer_step_post_hook(self._after_step),
@@ -128,8 +119,12 @@ class Capture:
         with _lock:
             if _active is not self:
                 return
-            torch.autograd.backward = _originals.pop("backward")
-            torch.autograd.grad = _originals.pop("grad")
+            for api in ("backward", "grad"):
+                original = _originals.pop(api)
+                # Restore only while our wrapper is still the one in place: a tool that
+                # wrapped it after us keeps its wrapper (ours under it then passes through).
+                if getattr(getattr(torch.autograd, api), "__autograd_doctor__", False):
+                    setattr(torch.autograd, api, original)
             for handle in self._handles:
                 handle.remove()
             self._handles = []
@@ -146,14 +141,15 @@ class Capture:
     def begin(self, api: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> BackwardRecord:
         tensors, retain, create = _parse_call(api, args, kwargs)
         retained = bool(retain if retain is not None else create)
-        frames = user_frames(sys._getframe(2))
+        frames = user_frames(sys._getframe(3))
         bindings, structures = snapshot(frames)
         roots = tuple(roots_of(tensors))
+        order, number = self.ledger.numbers()
         record = BackwardRecord(
-            order=self.ledger.next_order(),
-            number=self.ledger.new_backward_number(),
+            order=order,
+            number=number,
             api=api,
-            frames=tuple(FrameInfo.of(f) for f in frames),
+            frames=tuple(frame_info(f) for f in frames),
             bindings=bindings,
             structures=structures,
             retained=retained,
@@ -176,17 +172,14 @@ class Capture:
             tensors, _, _ = _parse_call(record.api, args, kwargs)
             self.on_backward(self, record, tensors)
 
-    def fail(self, exc: BaseException, record: BackwardRecord | None, depth: int) -> None:
+    def fail(self, exc: BaseException, record: BackwardRecord | None,
+             frames: list[FrameType]) -> None:
         if getattr(exc, SEEN_ATTRIBUTE, False):
-            return  # a nested backward already diagnosed it
-        error = classify(exc)
-        if error is None:
-            return
+            return  # a nested backward already handed it on
         if record is not None:
             record.failed = True
         records, steps = self.ledger.snapshot()
-        failure = Failure(error, exc, record, user_frames(sys._getframe(depth + 1)), records,
-                          steps, self)
+        failure = Failure(exc, record, frames, records, steps, threading.get_ident())
         try:
             setattr(exc, SEEN_ATTRIBUTE, True)
             self.on_failure(failure)
@@ -195,25 +188,16 @@ class Capture:
 
     def _before_step(self, optimizer: Any, args: Any, kwargs: Any) -> None:
         if self.on_step is not None:
-            guarded(self, "step", lambda: self.on_step(self, optimizer))  # type: ignore[misc]
+            listener = self.on_step
+            self.boundary.guard("optimizer step hook", lambda: listener(self, optimizer))
 
     def _after_step(self, optimizer: Any, args: Any, kwargs: Any) -> None:
         def record() -> None:
             frames = user_frames(sys._getframe(3), limit=1)
-            site = FrameInfo.of(frames[0]) if frames else None
-            self.ledger.add_step(optimizer, site, self.sequence_now())
+            site = frame_info(frames[0]) if frames else None
+            self.ledger.add_step(optimizer, site, self.sequence_now(), threading.get_ident())
 
-        guarded(self, "step", record)
-
-
-def guarded(capture: Capture, what: str, action: Callable[[], Any]) -> Any:
-    """Run our own code at a boundary with the user's program: a bug of ours becomes a
-    recorded problem, never an exception in their training loop."""
-    try:
-        return action()
-    except Exception as exc:  # noqa: BLE001 - this is the one boundary
-        capture.problems.append(f"{what}: {type(exc).__name__}: {exc}")
-        return None
+        self.boundary.guard("optimizer step record", record)
 
 
 def _wrap(original: Callable[..., Any], api: str) -> Callable[..., Any]:
@@ -222,14 +206,17 @@ def _wrap(original: Callable[..., Any], api: str) -> Callable[..., Any]:
         capture = _active
         if capture is None or _called_by_torch(sys._getframe(1)):
             return original(*args, **kwargs)
-        record = guarded(capture, api, lambda: capture.begin(api, args, kwargs))
+        guard = capture.boundary.guard
+        record = guard(f"recording a {api} call", lambda: capture.begin(api, args, kwargs))
         try:
             result = original(*args, **kwargs)
         except RuntimeError as exc:
-            capture.fail(exc, record, depth=1)
+            frames = user_frames(sys._getframe(1))
+            guard("handling the failure", functools.partial(capture.fail, exc, record, frames))
+            frames.clear()  # the traceback keeps this frame: it must not keep the user's
             raise
         if record is not None:
-            guarded(capture, api, lambda: capture.end(record, args, kwargs))
+            guard(f"after a {api} call", lambda: capture.end(record, args, kwargs))
         return result
 
     wrapper.__autograd_doctor__ = True  # type: ignore[attr-defined]

@@ -12,35 +12,16 @@ import threading
 import weakref
 from collections import deque
 from dataclasses import dataclass, field
-from types import FrameType
 from typing import Any
 
 from autograd_doctor.graph.names import Binding
 from autograd_doctor.graph.walk import Node
+from autograd_doctor.source.places import FrameInfo
 
 # How many recent backward calls to remember. The freeing backward is almost always one of
 # the last few (the previous iteration, or an earlier call in the same step).
 MAX_RECORDS = 8
 MAX_STEPS = 16
-
-
-@dataclass(frozen=True)
-class FrameInfo:
-    """A user frame as it was when a record was taken."""
-
-    file: str  # co_filename: absolute, or as Python was given it
-    line: int
-    function: str
-    first_line: int
-
-    @classmethod
-    def of(cls, frame: FrameType) -> FrameInfo:
-        code = frame.f_code
-        return cls(code.co_filename, frame.f_lineno or 0, code.co_name, code.co_firstlineno)
-
-    def same_code(self, other: FrameInfo) -> bool:
-        return (self.file, self.first_line, self.function) == (
-            other.file, other.first_line, other.function)
 
 
 @dataclass
@@ -70,7 +51,8 @@ class StepRecord:
     number: int
     optimizer: weakref.ref[Any]
     site: FrameInfo | None
-    sequence: int = -1  # autograd sequence counter when the step finished
+    sequence: int = -1  # the stepping thread's autograd sequence counter after the step
+    thread: int = 0
 
 
 class Ledger:
@@ -84,23 +66,23 @@ class Ledger:
         self._records: deque[BackwardRecord] = deque(maxlen=MAX_RECORDS)
         self._steps: deque[StepRecord] = deque(maxlen=MAX_STEPS)
 
-    def next_order(self) -> int:
-        return next(self._order)
+    def numbers(self) -> tuple[int, int]:
+        """(order, backward number) for a new backward call, taken together so that two
+        threads never get the same or crossed numbers."""
+        with self._lock:
+            self.backward_calls += 1
+            return next(self._order), self.backward_calls
 
     def add_backward(self, record: BackwardRecord) -> None:
         with self._lock:
             self._records.append(record)
 
-    def new_backward_number(self) -> int:
-        with self._lock:
-            self.backward_calls += 1
-            return self.backward_calls
-
-    def add_step(self, optimizer: Any, site: FrameInfo | None, sequence: int) -> StepRecord:
+    def add_step(self, optimizer: Any, site: FrameInfo | None, sequence: int,
+                 thread: int) -> StepRecord:
         with self._lock:
             self.steps += 1
-            step = StepRecord(self.next_order(), self.steps, weakref.ref(optimizer), site,
-                              sequence)
+            step = StepRecord(next(self._order), self.steps, weakref.ref(optimizer), site,
+                              sequence, thread)
             self._steps.append(step)
             return step
 

@@ -1,7 +1,12 @@
-"""diagnose(): a captured failure -> Diagnoses, by asking every cause module in this package.
+"""Facts -> Findings: the family registry and cause selection.
 
-Each cause is one module with ERROR, CATEGORY, a docstring for users, BROKEN/FIXED
-examples and `match(evidence)`. Adding a cause means adding a file; nothing else changes.
+Each subpackage is one family of errors (`ls` is the taxonomy). Its `__init__` declares,
+without importing torch, the error id (ERROR), what happened in words (TITLE) and, for errors
+PyTorch raises, the part of PyTorch's message it owns (PATTERN). Its `evidence.py` gathers the
+facts once (`gather`), and every other module is one cause: a user-facing docstring, CATEGORY,
+BROKEN/FIXED examples and `match(evidence) -> Claim | None`. Optional: OUTRANKS (categories of
+the same family this cause wins over when both claim the evidence) and FALLBACK (claims only
+when nothing else does). CLI tables, JSON ids, titles and test lists all derive from here.
 """
 
 from __future__ import annotations
@@ -9,82 +14,116 @@ from __future__ import annotations
 import functools
 import importlib
 import pkgutil
-from collections.abc import Callable
-from dataclasses import replace
+from dataclasses import dataclass
 from types import ModuleType
 from typing import Any
 
-from autograd_doctor.capture.hooks import Failure
-from autograd_doctor.diagnosis import access, cut, stale, versions
-from autograd_doctor.diagnosis.remedy import Diagnosis
+from autograd_doctor.diagnosis.finding import Claim, Diagnosis, build
 
-# How each kind of error gathers its evidence.
-GATHERERS: dict[str, Callable[[Failure], Any]] = {
-    "backward-twice": stale.gather,
-    "saved-tensor-access": access.gather,
-    "inplace-modified": versions.gather,
-    "no-grad-fn": cut.gather,
-}
+
+@dataclass(frozen=True)
+class Family:
+    error: str
+    title: str
+    pattern: str | None  # the part of PyTorch's message this family owns; None: no error
+    outside_backward: bool  # raised by reading a saved tensor, not by a backward call
+    package: str  # the module path of the family's package
+    doc: str
 
 
 @functools.cache
-def causes() -> tuple[ModuleType, ...]:
-    """Every module here with a CATEGORY and a match(); the others are shared machinery."""
+def families() -> tuple[Family, ...]:
+    """Every family, in the order of the package listing. Imports no torch."""
     found = []
     for info in sorted(pkgutil.iter_modules(__path__), key=lambda i: i.name):
+        if not info.ispkg:
+            continue
         module = importlib.import_module(f"{__name__}.{info.name}")
-        if hasattr(module, "CATEGORY") and hasattr(module, "match"):
-            found.append(module)
+        found.append(Family(module.ERROR, module.TITLE, getattr(module, "PATTERN", None),
+                            getattr(module, "OUTSIDE_BACKWARD", False), module.__name__,
+                            (module.__doc__ or "").strip()))
     return tuple(found)
 
 
-def errors_of(module: ModuleType) -> tuple[str, ...]:
-    """A cause names the error it explains, or several (one cause, two symptoms)."""
-    error = module.ERROR
-    return tuple(error) if isinstance(error, tuple) else (error,)
+def family(error: str) -> Family:
+    return next(f for f in families() if f.error == error)
 
 
-def candidates(error: str, evidence: Any) -> list[Diagnosis]:
-    """Every non-fallback cause that claims this evidence (exactly one, when all is well)."""
-    out = []
-    for module in causes():
-        if error in errors_of(module) and not getattr(module, "FALLBACK", False):
-            result = module.match(evidence)
-            if result is not None:
-                out.append(result)
-    return out
+def classify(exc: BaseException, in_backward: bool) -> str | None:
+    """The family that owns this exception, if any (a RuntimeError with its message)."""
+    if not isinstance(exc, RuntimeError):
+        return None
+    text = str(exc)
+    for f in families():
+        if f.pattern is not None and f.pattern in text and f.outside_backward != in_backward:
+            return f.error
+    return None
 
 
-def diagnose(failure: Failure) -> tuple[list[Diagnosis], str]:
-    """Diagnoses for this failure, or an empty list and the reason none could be made."""
-    gather = GATHERERS.get(failure.error)
-    if gather is None:
-        return [], f"no diagnosis exists yet for {failure.error}"
-    evidence = gather(failure)
-    if evidence is None:
-        return [], ("the failing backward call was not recorded" if failure.record is None
-                    and failure.error == "backward-twice" else "no cause could be placed")
-    found = conclude(failure.error, evidence)
-    if found:
-        return found, ""
-    return [], "no part of the failing graph was freed by a recorded backward call" \
-        if failure.error == "backward-twice" else "no known cause fits what was seen"
+@functools.cache
+def causes(error: str | None = None) -> tuple[ModuleType, ...]:
+    """The cause modules of one family (of every family when `error` is None)."""
+    out: list[ModuleType] = []
+    for f in families():
+        if error is not None and f.error != error:
+            continue
+        package = importlib.import_module(f.package)
+        for info in sorted(pkgutil.iter_modules(package.__path__), key=lambda i: i.name):
+            if info.name != "evidence":
+                out.append(importlib.import_module(f"{f.package}.{info.name}"))
+    return tuple(out)
 
 
-def conclude(error: str, evidence: Any) -> list[Diagnosis]:
-    """Ask every cause of this error; the fallback only when none claims the evidence."""
-    found = candidates(error, evidence)
-    if len(found) > 1:
-        # Causes are meant to be exclusive; say so rather than pick silently.
-        first = found[0]
-        others = [d.finding.category for d in found[1:]]
-        details = {**first.finding.details, "also_matched": others}
-        found = [Diagnosis(replace(first.finding, details=details), first.remedy)]
-    if found:
-        return found[:1]
-    for module in causes():
-        if error in errors_of(module) and getattr(module, "FALLBACK", False):
-            result = module.match(evidence)
-            if result is not None:
-                return [result]
-    return []
+def family_of(cause: ModuleType) -> Family:
+    return next(f for f in families() if cause.__name__.startswith(f.package + "."))
+
+
+def categories(error: str | None = None) -> tuple[str, ...]:
+    return tuple(dict.fromkeys(m.CATEGORY for m in causes(error)))
+
+
+def gather(error: str, observed: Any) -> Any:
+    """The family's evidence for what capture observed (a failure, a watch's finding)."""
+    evidence = importlib.import_module(f"{family(error).package}.evidence")
+    return evidence.gather(observed)
+
+
+@dataclass(frozen=True)
+class Selection:
+    """Which causes claimed the evidence, and the diagnosis chosen from them."""
+
+    error: str
+    claims: tuple[str, ...]  # every category that claimed it (fallbacks aside)
+    chosen: Diagnosis | None
+    overlaps: tuple[tuple[str, str], ...] = ()  # pairs that both claimed it, with no order
+
+
+def outranks(winner: ModuleType, loser: ModuleType) -> bool:
+    return loser.CATEGORY in getattr(winner, "OUTRANKS", ())
+
+
+def select(error: str, evidence: Any) -> Selection:
+    """Ask every cause of the family. A claim that another claimant outranks drops out; if
+    several remain, no order was declared between them: that is reported as an overlap (a
+    test fails on it) and the first in the listing is taken."""
+    fam = family(error)
+    claims: list[tuple[ModuleType, Claim]] = []
+    for module in causes(error):
+        if getattr(module, "FALLBACK", False):
+            continue
+        claim = module.match(evidence)
+        if claim is not None:
+            claims.append((module, claim))
+    winners = [(m, c) for m, c in claims
+               if not any(outranks(other, m) for other, _ in claims if other is not m)]
+    overlaps = tuple((a.CATEGORY, b.CATEGORY) for i, (a, _) in enumerate(winners)
+                     for b, _ in winners[i + 1:])
+    if winners:
+        return Selection(error, tuple(m.CATEGORY for m, _ in claims),
+                         build(fam.error, fam.title, winners[0][1]), overlaps)
+    for module in causes(error):
+        if getattr(module, "FALLBACK", False):
+            claim = module.match(evidence)
+            if claim is not None:
+                return Selection(error, (), build(fam.error, fam.title, claim))
+    return Selection(error, (), None)

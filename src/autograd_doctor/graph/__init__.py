@@ -1,0 +1,2 @@
+"""Read-only functions over autograd graphs and the live objects the user's frames hold: no
+hooks, no files, no printing."""

@@ -13,9 +13,9 @@ import os
 import subprocess
 import sys
 import tempfile
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
-from autograd_doctor.findings import TOOL_VERSION, Report
+from autograd_doctor.findings import TOOL_VERSION, Fix, Report
 
 EXIT_USAGE = 2
 EXIT_INTERNAL = 3
@@ -33,6 +33,9 @@ class Options:
     fix: bool = False
     category: str = ""
     report: str = ""
+    # Once the user's script has run, its exit code: a failure of ours after that must not
+    # replace it.
+    outcome_code: int | None = None
 
 
 def parser() -> argparse.ArgumentParser:
@@ -110,7 +113,7 @@ def main(argv: list[str] | None = None) -> int:
     except Exception as exc:  # noqa: BLE001 - our own bug: one line, never the user's traceback
         print(f"autograd-doctor: internal error ({type(exc).__name__}: {exc}); "
               "this is an autograd-doctor problem, please report it", file=sys.stderr)
-        return EXIT_INTERNAL
+        return EXIT_INTERNAL if options.outcome_code is None else options.outcome_code
 
 
 def emit(report: Report, options: Options) -> None:
@@ -137,6 +140,7 @@ def run(options: Options) -> int:
     from autograd_doctor import doctor, runner
 
     report, outcome = doctor.run(options.target, options.args, options.module)
+    options.outcome_code = report.exit_code
     error = outcome.error
     if error is not None and report.original_error is None:
         sys.stderr.write(outcome.traceback)  # not an autograd error: fail exactly as python
@@ -152,7 +156,7 @@ def run(options: Options) -> int:
 
 def fix_and_verify(options: Options, report: Report) -> int:
     """Apply each finding's fix, run again in a fresh interpreter, repeat while it helps."""
-    from autograd_doctor.fixes import FixError, write
+    from autograd_doctor.edits.apply import FixError
 
     for round_number in range(1, MAX_FIX_ROUNDS + 1):
         fixes = [f.fix for f in report.findings if f.fix is not None]
@@ -160,7 +164,7 @@ def fix_and_verify(options: Options, report: Report) -> int:
             print("autograd-doctor: no fix to apply", file=sys.stderr)
             return 1
         try:
-            files = write(*fixes)
+            files = _write(*fixes)
         except FixError as exc:
             print(f"autograd-doctor: could not apply the fix: {exc}", file=sys.stderr)
             return 1
@@ -179,6 +183,17 @@ def fix_and_verify(options: Options, report: Report) -> int:
     return 1
 
 
+def _write(*fixes: Fix) -> list[str]:
+    """Apply fixes to the user's files. Returns the files written."""
+    from autograd_doctor.edits.apply import apply
+
+    contents = apply(*fixes)
+    for file, text in contents.items():
+        with open(file, "w", encoding="utf-8") as handle:
+            handle.write(text)
+    return sorted(contents)
+
+
 def _rerun(options: Options) -> Report:
     with tempfile.TemporaryDirectory() as tmp:
         out = os.path.join(tmp, "report.json")
@@ -195,24 +210,35 @@ def _rerun(options: Options) -> Report:
 
 
 def explain(options: Options) -> int:
-    from autograd_doctor.diagnosis import causes, errors_of
+    from autograd_doctor.diagnosis import causes, families, family_of
 
-    modules = {m.CATEGORY: m for m in causes()}
     if not options.category:
-        for category, module in sorted(modules.items(), key=lambda i: errors_of(i[1])):
-            summary = (module.__doc__ or "").strip().splitlines()[0]
-            print(f"{category:<26} [{', '.join(errors_of(module))}] {summary}")
+        for fam in families():
+            print(f"{fam.error}: {fam.title}")
+            for module in causes(fam.error):
+                summary = (module.__doc__ or "").strip().splitlines()[0]
+                print(f"  {module.CATEGORY:<26} {summary}")
         return 0
-    chosen = modules.get(options.category)
-    if chosen is None:
+    chosen = [f for f in families() if f.error == options.category]
+    if chosen:
+        print(chosen[0].doc)
+        print("\ncauses: " + ", ".join(m.CATEGORY for m in causes(chosen[0].error)))
+        return 0
+    modules = [m for m in causes() if m.CATEGORY == options.category]
+    if not modules:
+        known = sorted({m.CATEGORY for m in causes()} | {f.error for f in families()})
         print(f"autograd-doctor: unknown category {options.category!r}; "
-              f"known: {', '.join(modules)}", file=sys.stderr)
+              f"known: {', '.join(known)}", file=sys.stderr)
         return EXIT_USAGE
-    print((chosen.__doc__ or "").strip())
-    for title, text in (("broken", getattr(chosen, "BROKEN", "")),
-                        ("fixed", getattr(chosen, "FIXED", ""))):
-        if text:
-            print(f"\n--- {title} ---\n{text.rstrip()}")
+    for i, module in enumerate(modules):
+        if i:
+            print()
+        print(f"[{family_of(module).error}: {module.CATEGORY}]")
+        print((module.__doc__ or "").strip())
+        for title, text in (("broken", getattr(module, "BROKEN", "")),
+                            ("fixed", getattr(module, "FIXED", ""))):
+            if text:
+                print(f"\n--- {title} ---\n{text.rstrip()}")
     return 0
 
 
@@ -223,8 +249,6 @@ def show(options: Options) -> int:
     except (OSError, ValueError, KeyError) as exc:
         print(f"autograd-doctor: can't read report {options.report!r}: {exc}", file=sys.stderr)
         return EXIT_USAGE
-    report = Report(
-        "show", report.status, report.exit_code, report.findings, report.notes, report.reason,
-        report.original_error, report.target)
+    report = replace(report, command="show")
     emit(report, options)
     return 0

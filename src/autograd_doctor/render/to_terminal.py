@@ -1,4 +1,5 @@
-"""Report -> a few plain lines for a terminal: what, where, why, and the fix as a diff."""
+"""Report -> a few plain lines for a terminal: what, where, why, and the fix as a diff.
+Reads the report's fields only: no category or error id is special here."""
 
 from __future__ import annotations
 
@@ -7,15 +8,7 @@ import textwrap
 from autograd_doctor.findings import Finding, Location, Report
 
 WIDTH = 92
-TITLES = {
-    "backward-twice": "backward through a graph that was already freed",
-    "saved-tensor-access": "saved tensors read after their graph was freed",
-    "inplace-modified": "a tensor saved for backward was modified in place",
-    "no-grad-fn": "the loss has no graph: the model was cut off before it",
-    "silent-no-grad": "parameters that never receive a gradient",
-    "graph-growth": "the graph grows with every step",
-    "lint": "lint",
-}
+ROLE_WORDS = {"assigned": "assigned at", "written": "written at"}  # others: "at"
 
 
 def render_terminal(report: Report) -> str:
@@ -28,6 +21,9 @@ def render_terminal(report: Report) -> str:
         out.append("")
     for note in report.notes:
         out.extend(_wrap(f"note: {note}", "autograd-doctor: "))
+    for problem in report.problems:
+        out.extend(_wrap(f"autograd-doctor itself failed here (your program was not affected; "
+                         f"please report it): {problem}", "autograd-doctor: "))
     if report.status == "undiagnosed":
         out.append(f"autograd-doctor: could not place this error: {report.reason}")
     elif report.status == "error":
@@ -38,13 +34,11 @@ def render_terminal(report: Report) -> str:
 
 
 def render_finding(finding: Finding) -> list[str]:
-    title = TITLES.get(finding.error, finding.error)
+    title = finding.title or finding.error
     lines = [f"autograd-doctor: {title} [{finding.error}: {finding.category}]", ""]
     if finding.culprit:
         c = finding.culprit
-        written = finding.category in ("inplace-op", "inplace-module", "optimizer-step-between")
-        verb = ("at" if c.kind == "expression" or finding.error == "silent-no-grad" else
-                "written at" if written else "assigned at")
+        verb = ROLE_WORDS.get(c.role, "at")
         where = f", {verb} {c.file}:{c.line}" if c.file and c.line else ""
         lines.append(f"  culprit    {c.expression} ({c.kind}){where}")
         if c.code:
@@ -53,8 +47,12 @@ def render_finding(finding: Finding) -> list[str]:
         lines.append(_place("  freed by  ", finding.freeing_backward))
     if finding.failing_backward:
         lines.append(_place("  failed at ", finding.failing_backward))
+    culprit_at = (finding.culprit.file, finding.culprit.line) if finding.culprit else None
     for key, value in finding.details.items():
-        if key in ("writer", "cut") and isinstance(value, dict) and "file" in value:
+        # A detail shaped like a place is one (the writer, the cut), unless it is the
+        # culprit's own line, already shown.
+        if isinstance(value, dict) and "file" in value and "line" in value \
+                and (value["file"], value["line"]) != culprit_at:
             lines.append(_place(f"  {key:<10}", Location.from_dict(value)))
     lines.append("")
     lines.extend(_wrap(finding.message, "  "))

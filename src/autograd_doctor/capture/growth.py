@@ -1,0 +1,132 @@
+"""The growth watch: a graph that grows every step (no error is raised), seen as a tensor
+whose new value is built on its previous one, so every step's graph stays attached; or a list
+that gains one tensor with history per step. graph_growth's evidence explains it.
+
+After each backward call, compare the named tensors with those of the previous call: when a
+name's new node reaches its old node within a few hops, the history is carried over. Checked
+on every one of the first CHECK_FIRST calls and on one call in EVERY after that, so it
+notices within the first steps and costs next to nothing once nothing grows.
+"""
+
+from __future__ import annotations
+
+import threading
+from dataclasses import dataclass, field
+from typing import Any
+
+from autograd_doctor.capture.ledger import BackwardRecord, Ledger
+from autograd_doctor.graph.walk import Node, roots_of, saved_bytes, sequence_nr, walk
+from autograd_doctor.source.places import FrameInfo
+
+CHECK_FIRST = 20
+EVERY = 25
+IN_A_ROW = 3  # steps in a row that must show the same growth
+HOPS = 4
+SIZED = 3  # graph sizes recorded for the first backward calls
+
+
+@dataclass
+class Growth:
+    kind: str  # "chain" (a tensor built on its previous value) or "list"
+    expression: str
+    frame: FrameInfo
+    record: BackwardRecord
+    in_backward: bool  # the growing tensor is part of what backward goes through
+    sizes_first: list[int]
+    size_now: int
+    bytes_held: int
+    lengths: list[int] = field(default_factory=list)
+    structure: str = "T"  # of the growing value (see graph.names.structure)
+
+
+Key = tuple[str, str, int, str]
+
+
+class GrowthWatch:
+    def __init__(self) -> None:
+        self.sizes: list[int] = []
+        self.streak: dict[Key, int] = {}
+        self.lengths: dict[Key, list[int]] = {}
+        self.reported: set[str] = set()  # expressions already reported (once is enough)
+        self._lock = threading.Lock()  # two threads may train two models at once
+
+    def after_backward(self, ledger: Ledger, record: BackwardRecord, tensors: Any
+                       ) -> Growth | None:
+        with self._lock:
+            return self._after_backward(ledger, record, tensors)
+
+    def _after_backward(self, ledger: Ledger, record: BackwardRecord, tensors: Any
+                        ) -> Growth | None:
+        number = record.number
+        roots = roots_of(tensors) if number <= SIZED or record.retained else []
+        if number <= SIZED:
+            self.sizes.append(len(walk(roots)))
+        if number > CHECK_FIRST and number % EVERY:
+            return None
+        records, _ = ledger.snapshot()
+        previous = [r for r in records if r.order < record.order and r.thread == record.thread]
+        if not previous:
+            return None
+        before = max(previous, key=lambda r: r.order)
+        found = self._chains(record, before, roots) or self._lists(record, before)
+        return found
+
+    def _chains(self, record: BackwardRecord, before: BackwardRecord,
+                roots: list[Node]) -> Growth | None:
+        old = {_key(before.frames[i], b.expression): b.node for i, b in before.bindings}
+        for i, b in record.bindings:
+            key = _key(record.frames[i], b.expression)
+            prior = old.get(key)
+            if prior is None or prior is b.node:
+                continue  # no new value since the last call (two backward calls in one step)
+            grew = reaches(b.node, prior)
+            self.streak[key] = self.streak.get(key, 0) + 1 if grew else 0
+            name = b.root if b.expression.startswith(b.root + "[") else b.expression
+            if self.streak[key] >= IN_A_ROW and name not in self.reported:
+                self.reported.add(name)
+                graph = walk([b.node])
+                in_backward = bool(roots) and b.node in set(walk(roots))
+                size_now = len(walk(roots)) if in_backward else len(graph)
+                structure = record.structures.get((i, b.root), "T") if name == b.root else "T"
+                return Growth("chain", name, record.frames[i], record, in_backward,
+                              list(self.sizes), size_now, saved_bytes(graph),
+                              structure=structure)
+        return None
+
+    def _lists(self, record: BackwardRecord, before: BackwardRecord) -> Growth | None:
+        lists: dict[tuple[int, str], int] = record.extra.get("lists", {})
+        for (i, name), length in lists.items():
+            key = _key(record.frames[i], name)
+            seen = self.lengths.setdefault(key, [])
+            seen.append(length)
+            rising = len(seen) > IN_A_ROW and all(
+                a < b for a, b in zip(seen[-IN_A_ROW - 1:], seen[-IN_A_ROW:]))
+            if rising and name not in self.reported:
+                self.reported.add(name)
+                return Growth("list", name, record.frames[i], record, False, list(self.sizes),
+                              length, 0, list(seen))
+        return None
+
+
+def _key(frame: FrameInfo, expression: str) -> Key:
+    return (frame.file, frame.function, frame.first_line, expression)
+
+
+def reaches(node: Node, target: Node, hops: int = HOPS) -> bool:
+    """Is `target` an input of `node` within `hops` steps? Nodes made before `target` cannot
+    lead to it (inputs are always older), which keeps the search to a handful of nodes."""
+    floor = sequence_nr(target)
+    frontier, seen = [node], {node}
+    for _ in range(hops):
+        nxt = []
+        for current in frontier:
+            for child, _ in current.next_functions:
+                if child is None or child in seen:
+                    continue
+                if child is target:
+                    return True
+                seen.add(child)
+                if sequence_nr(child) > floor:
+                    nxt.append(child)
+        frontier = nxt
+    return False

@@ -1,0 +1,529 @@
+"""Evidence for "backward through the graph a second time": which part of the failing graph
+an earlier backward freed, where the fresh graph enters it, what the user calls it there, and
+the facts that decide the cause (was the loss's own graph freed, did both calls run in one
+step, how is the culprit's value kept).
+
+One graph walk per recorded backward, done only after the error. Live torch objects end here:
+the cause modules read these facts and return plain Claims.
+"""
+
+from __future__ import annotations
+
+import ast
+import inspect
+import sys
+from dataclasses import dataclass, field
+from typing import Any
+
+import torch
+
+from autograd_doctor.capture.frames import frame_info, is_project_file, snapshot
+from autograd_doctor.capture.hooks import Failure
+from autograd_doctor.capture.ledger import BackwardRecord, StepRecord
+from autograd_doctor.diagnosis.finding import Claim
+from autograd_doctor.edits.operations import Remedy
+from autograd_doctor.graph.names import Binding, forget_plans, scan
+from autograd_doctor.graph.objects import optimizers_in, param_ids, resolve
+from autograd_doctor.graph.walk import (
+    FREED,
+    Node,
+    consumers,
+    is_accumulator,
+    leaves,
+    saved_state,
+    sequence_nr,
+    walk,
+)
+from autograd_doctor.source import patterns, places, reading
+from autograd_doctor.source.places import FrameInfo
+
+KIND_RANK = {"local": 0, "parameter": 1, "attribute": 2, "global": 3, "container-element": 4}
+
+
+@dataclass
+class Sighting:
+    """A name that held one of the entry nodes, and where it was seen."""
+
+    binding: Binding
+    frame: FrameInfo
+    live: bool
+    record: BackwardRecord | None
+    structure: str
+
+    @property
+    def order(self) -> int:
+        return self.record.order if self.record else 1 << 60
+
+
+@dataclass
+class Suspect:
+    expression: str
+    kind: str
+    frame: FrameInfo
+    structure: str
+    entries: list[Node]
+    sightings: list[Sighting]
+
+    @property
+    def scope(self) -> reading.Scope | None:
+        return self.frame.scope
+
+
+# How the culprit's value is kept (Evidence.storage): the fact that decides most causes.
+ACCUMULATED = "accumulated"  # a local summed in the loop: `total += loss`
+REBOUND = "rebound-in-loop"  # a local assigned inside the loop from what it held before
+BEFORE_LOOP = "before-loop"  # a local assigned only before the loop
+FED_BACK = "fed-back"  # an attribute or global assigned from a call that reads it
+CONTAINER = "container"  # an element of a container that outlives the iterations
+KEPT = "kept"  # an attribute or global (a bank, a cache, a parameter written in place)
+UNPLACED = "unplaced"
+
+
+@dataclass
+class Evidence:
+    failure: Failure
+    failing: BackwardRecord
+    freeing: BackwardRecord | None
+    stale: set[Node]
+    entries: list[Node]
+    root_stale: bool  # the loss's own graph was freed (not only a part it reaches)
+    suspects: list[Suspect]
+    steps_between: list[StepRecord]
+    upstream: list[torch.Tensor]  # trainable leaves behind the stale entries
+    trained: set[int]  # ids of parameters held by any optimizer seen
+    sightings: dict[Node, list[Sighting]] = field(default_factory=dict)
+    live_scopes: list[dict[str, Any]] = field(default_factory=list)
+    records: tuple[BackwardRecord, ...] = ()  # the failing thread's recorded calls
+    # The deciding facts, computed once (see _decide).
+    same_step: bool = False  # the freeing call ran earlier in the same step
+    primary: Suspect | None = None  # the culprit: the loss itself when its graph was freed
+    storage: str = UNPLACED  # how the primary suspect's value is kept (the constants above)
+    backwarded: bool = False  # the failing call is made on the primary suspect itself
+    failing_in_loop: bool = False  # the failing call sits in the loop around the suspect
+
+    @property
+    def upstream_trained(self) -> bool:
+        return any(id(p) in self.trained for p in self.upstream)
+
+    def stepped_params(self) -> set[int]:
+        out: set[int] = set()
+        for step in self.steps_between:
+            opt = step.optimizer()
+            if opt is not None:
+                out |= param_ids(opt)
+        return out
+
+
+def gather(failure: Failure) -> Evidence | None:
+    failing = failure.record
+    if failing is None or not failing.roots:
+        return None
+    records = failure.own_records()
+    failing_nodes = walk(failing.roots)
+    in_failing = set(failing_nodes)
+    previous = [r for r in records if r.order < failing.order and r.roots
+                and not r.failed and not r.retained]
+    freed_by: dict[Node, BackwardRecord] = {}
+    for record in sorted(previous, key=lambda r: r.order):  # oldest first: it freed them
+        for node in walk(record.roots):
+            if node in in_failing and node not in freed_by and not is_accumulator(node):
+                freed_by[node] = record
+    stale = set(freed_by)
+    if not stale:
+        stale = _probe_stale(failing_nodes, previous)
+    cons = consumers(failing_nodes)
+    roots = set(failing.roots)
+    entries = _boundary(failing_nodes, stale, cons, roots)
+    entries = _entries_that_fail(entries, stale) or entries
+    freeing = _freeing_record(entries, freed_by)
+    if freeing is not None and freeing.thread == failing.thread:
+        # Name the tensors the new step took from the old one, not only the freed nodes:
+        # an RNN's returned `h` (StackBackward0) may never have been backwarded itself, only
+        # the nodes below it were. Sequence numbers order nodes within one thread.
+        mark = freeing.extra.get("sequence", -1)
+        old = {n for n in failing_nodes if 0 <= sequence_nr(n) < mark}
+        if not roots & old:  # else the whole failing graph predates the freeing call
+            carried = _entries_that_fail(_boundary(failing_nodes, old, cons, roots), stale)
+            entries = carried or entries
+    scopes = failure.scopes()
+    sightings = _sightings(failure, records, entries)
+    suspects = _suspects(entries, sightings)
+    upstream = [t for t in leaves(walk(entries)) if t.requires_grad] if entries else []
+    steps = [s for s in failure.own_steps()
+             if freeing is not None and freeing.order < s.order < failing.order]
+    ev = Evidence(
+        failure=failure,
+        failing=failing,
+        freeing=freeing,
+        stale=stale,
+        entries=entries,
+        root_stale=any(r in stale for r in failing.roots),
+        suspects=suspects,
+        steps_between=steps,
+        upstream=upstream,
+        trained=_trained_ids(failure, scopes),
+        sightings=sightings,
+        live_scopes=scopes,
+        records=records,
+    )
+    _decide(ev)
+    return ev
+
+
+def _decide(ev: Evidence) -> None:
+    """The facts the causes choose by, computed once for the primary suspect."""
+    ev.same_step = _same_step(ev)
+    ev.primary = root_suspect(ev) if ev.root_stale else (ev.suspects[0] if ev.suspects
+                                                          else None)
+    suspect = ev.primary
+    if suspect is None:
+        return
+    ev.backwarded = backward_reads(ev, suspect.expression)
+    if suspect.kind in ("attribute", "global"):
+        ev.storage = FED_BACK if recurrent_store(ev, suspect) is not None else KEPT
+        return
+    placement = places.place(suspect.frame, suspect.expression)
+    if placement is None or placement.loop is None:
+        ev.storage = CONTAINER if suspect.kind == "container-element" and \
+            _persistent_container(suspect) else UNPLACED
+        return
+    site = ev.failing.site
+    ev.failing_in_loop = bool(site and site.file == placement.file
+                              and reading.inside_line(site.line, placement.loop))
+    in_loop = placement.stores_in_loop
+    if suspect.kind == "container-element" and not in_loop:
+        ev.storage = CONTAINER if _persistent_container(suspect) else UNPLACED
+    elif in_loop:
+        accumulated = any(patterns.accumulates(s, suspect.expression) for s in in_loop)
+        ev.storage = ACCUMULATED if accumulated else REBOUND
+    elif placement.stores_before_loop and suspect.kind in ("local", "parameter"):
+        ev.storage = BEFORE_LOOP
+
+
+def _persistent_container(suspect: Suspect) -> bool:
+    """A local list/dict that outlives iterations (created before the loop, filled in it)."""
+    root = suspect.sightings[0].binding.root
+    if "." in root:
+        return True
+    placement = places.place(suspect.frame, root)
+    return placement is None or not placement.stores_in_loop
+
+
+def _boundary(nodes: list[Node], region: set[Node], cons: dict[Node, list[Node]],
+              roots: set[Node]) -> list[Node]:
+    """Nodes of `region` that the rest of the failing graph (or the call itself) consumes."""
+    return [n for n in nodes if n in region
+            and (n in roots or any(c not in region for c in cons.get(n, ())))]
+
+
+def _probe_stale(nodes: list[Node], previous: list[BackwardRecord]) -> set[Node]:
+    """When the freeing call is not in the ledger: nodes whose saved tensors are gone and
+    that are older than the last recorded backward (so the failing call did not free them)."""
+    if not previous:
+        return set()
+    mark = max(r.extra.get("sequence", -1) for r in previous)
+    return {n for n in nodes if 0 <= sequence_nr(n) < mark and saved_state(n) == FREED}
+
+
+def _entries_that_fail(entries: list[Node], stale: set[Node]) -> list[Node]:
+    """Keep entries behind which some node really lost its saved tensors."""
+    keep = []
+    for entry in entries:
+        region = walk([entry], stop=None)
+        if any(n in stale and saved_state(n) == FREED for n in region):
+            keep.append(entry)
+    return keep
+
+
+def _freeing_record(entries: list[Node],
+                    freed_by: dict[Node, BackwardRecord]) -> BackwardRecord | None:
+    found = [freed_by[e] for e in entries if e in freed_by]
+    if not found:
+        # An entry may itself save nothing (AddBackward0); what freed the region behind it
+        # is the record of any stale node below it.
+        for entry in entries:
+            for node in walk([entry]):
+                if node in freed_by:
+                    return freed_by[node]
+        return None
+    return min(found, key=lambda r: r.order)
+
+
+def _sightings(failure: Failure, records: tuple[BackwardRecord, ...],
+               entries: list[Node]) -> dict[Node, list[Sighting]]:
+    wanted = set(entries)
+    forget_plans()  # read module trees as they are now
+    out: dict[Node, list[Sighting]] = {}
+    live_frames = [frame_info(f) for f in failure.frames]
+    bindings, structures = snapshot(failure.frames)
+    for i, b in bindings:
+        if b.node in wanted:
+            out.setdefault(b.node, []).append(
+                Sighting(b, live_frames[i], True, None, structures.get((i, b.root), "T")))
+    # State kept in the globals of the user's other modules (a cache in a helper module)
+    # is on no frame; look there too.
+    for module in list(sys.modules.values()):
+        file = getattr(module, "__file__", None)
+        if not file or not is_project_file(file) or any(f.f_globals is vars(module)
+                                                        for f in failure.frames):
+            continue
+        where = FrameInfo(file, 0, "<module>", 1)
+        for b in scan(vars(module), "global"):
+            if b.node in wanted:
+                out.setdefault(b.node, []).append(Sighting(b, where, True, None, "T"))
+    for record in sorted(records, key=lambda r: -r.order):
+        for i, b in record.bindings:
+            if b.node in wanted:
+                out.setdefault(b.node, []).append(
+                    Sighting(b, record.frames[i], False, record,
+                             record.structures.get((i, b.root), "T")))
+    return out
+
+
+def _kind(s: Sighting) -> str:
+    b = s.binding
+    if b.kind == "local" and b.expression == b.root and _is_argument(s):
+        return "parameter"
+    return b.kind
+
+
+def _is_argument(s: Sighting) -> bool:
+    """The name is a function argument the function never rebinds."""
+    scope = reading.scope_of(s.frame.file, s.frame.function, s.frame.first_line)
+    root = s.binding.root
+    return scope is not None and root in reading.parameters(scope) and not reading.stores(
+        scope, root)
+
+
+def best(sightings: list[Sighting]) -> Sighting:
+    stored = any(_kind(s) in ("attribute", "global", "container-element") for s in sightings)
+    return min(sightings, key=lambda s: (stored and (_transit(s) or _loop_alias(s)), not s.live,
+                                         KIND_RANK.get(_kind(s), 9), -s.order,
+                                         len(s.binding.expression)))
+
+
+def _loop_alias(s: Sighting) -> bool:
+    """`p` left over from `for p in model.parameters()`: another name for what is stored."""
+    b = s.binding
+    if b.kind != "local" or b.expression != b.root:
+        return False
+    scope = reading.scope_of(s.frame.file, s.frame.function, s.frame.first_line)
+    stores = reading.stores(scope, b.root) if scope is not None else []
+    return bool(stores) and all(isinstance(st, (ast.For, ast.AsyncFor)) for st in stores)
+
+
+def _transit(s: Sighting) -> bool:
+    """A local that each iteration binds afresh before reading it (`z = cache.get(i)`): when
+    the old value is also held in storage (a cache, an attribute), that name says more."""
+    b = s.binding
+    if b.kind != "local":
+        return False
+    scope = reading.scope_of(s.frame.file, s.frame.function, s.frame.first_line)
+    if scope is None:
+        return False
+    loops = reading.loops_around(scope, s.frame.line)
+    if not loops:
+        return False
+    loop = loops[-1]
+    stores = [st for st in reading.stores(scope, b.root) if reading.inside(st, loop)]
+    if not stores:
+        return False
+    reads = [r for r in reading.reads(scope, b.root) if reading.inside(r, loop)]
+    first_store = min(st.lineno for st in stores)
+    return not any(r.lineno <= first_store for r in reads)
+
+
+def _suspects(entries: list[Node], sightings: dict[Node, list[Sighting]]) -> list[Suspect]:
+    groups: dict[tuple[str, ...], Suspect] = {}
+    for entry in entries:
+        seen = sightings.get(entry)
+        if not seen:
+            continue
+        s = best(seen)
+        b = s.binding
+        kind = _kind(s)
+        # A tuple or list held in a local (an LSTM's (h, c)) is detached as a whole.
+        whole = kind in ("local", "container-element") and b.expression != b.root \
+            and "." not in b.root and (s.structure[:1] == "(" or (
+                s.structure[:1] == "[" and _rebound_in_loop(s)))
+        expression = b.root if whole else b.expression
+        if whole:
+            kind = "local" if b.kind in ("local", "container-element") else b.kind
+            if _is_argument(s):
+                kind = "parameter"
+        key = (s.frame.file, s.frame.function, str(s.frame.first_line), expression)
+        if key in groups:
+            groups[key].entries.append(entry)
+            groups[key].sightings.append(s)
+        else:
+            groups[key] = Suspect(expression, kind, s.frame, s.structure, [entry], [s])
+    return sorted(groups.values(), key=_source_order)
+
+
+def _rebound_in_loop(s: Sighting) -> bool:
+    """A list reassigned as a whole each iteration (per-layer states), not one that is
+    filled by append (a history)."""
+    scope = reading.scope_of(s.frame.file, s.frame.function, s.frame.first_line)
+    if scope is None:
+        return False
+    loops = reading.loops_around(scope, s.frame.line)
+    return bool(loops) and any(reading.inside(st, loops[-1])
+                               for st in reading.stores(scope, s.binding.root))
+
+
+def _source_order(suspect: Suspect) -> tuple[int, int]:
+    scope = suspect.scope
+    if scope is None:
+        return (1 << 30, 0)
+    found = reading.reads(scope, suspect.expression)
+    if not found:
+        return (1 << 29, 0)
+    return (found[0].lineno, found[0].col_offset)
+
+
+def _trained_ids(failure: Failure, scopes: list[dict[str, Any]]) -> set[int]:
+    """Parameters held by any optimizer that stepped or that the live frames hold."""
+    out: set[int] = set()
+    for step in failure.steps:
+        opt = step.optimizer()
+        if opt is not None:
+            out |= param_ids(opt)
+    for opt in optimizers_in(scopes):
+        out |= param_ids(opt)
+    return out
+
+
+# -- where things are in the source ----------------------------------------------------
+
+
+def common_frame(a: BackwardRecord, b: BackwardRecord) -> tuple[FrameInfo, FrameInfo] | None:
+    """The innermost frame the two calls share (same code), as seen by each call."""
+    pairs = list(zip(reversed(a.frames), reversed(b.frames)))
+    shared = None
+    for fa, fb in pairs:
+        if not fa.same_code(fb):
+            break
+        shared = (fa, fb)
+        if fa.line != fb.line:
+            break
+    return shared
+
+
+def _same_step(ev: Evidence) -> bool:
+    """Did the freeing call run earlier in the same step as the failing one (two backward
+    calls over one forward), rather than in an earlier iteration?"""
+    freeing, failing = ev.freeing, ev.failing
+    if freeing is None:
+        return False
+    pair = common_frame(freeing, failing)
+    if pair is None or pair[0].line >= pair[1].line:
+        return False
+    # A backward at the failing call's site between the two means an iteration passed.
+    for record in ev.records:
+        if freeing.order < record.order < failing.order and record.site and failing.site \
+                and record.site == failing.site:
+            return False
+    return True
+
+
+def owner_class(expression: str, suspect: Suspect,
+                scopes: list[dict[str, Any]]) -> tuple[str, ast.ClassDef] | None:
+    """For `self.memory` or `model.encoder.memory`: the source of the class that owns it."""
+    owner_expr = expression.rsplit(".", 1)[0]
+    if owner_expr == "self" and suspect.scope is not None:
+        cls = reading.class_of(suspect.frame.file, suspect.scope)
+        if cls is not None:
+            return suspect.frame.file, cls
+    value = resolve(owner_expr, scopes)
+    if value is None:
+        return None
+    try:
+        file = inspect.getsourcefile(type(value))
+        _, line = inspect.getsourcelines(type(value))
+    except (TypeError, OSError):
+        return None
+    if file is None or not is_project_file(file):
+        return None  # torch's own classes are not where the user stored anything
+    cls = reading.class_named(file, type(value).__name__, line)
+    return (file, cls) if cls is not None else None
+
+
+def root_suspect(ev: Evidence) -> Suspect | None:
+    """The failing loss itself, when its own graph was freed."""
+    for root in ev.failing.roots:
+        seen = ev.sightings.get(root)
+        if seen:
+            s = best(seen)
+            return Suspect(s.binding.expression, s.binding.kind, s.frame, s.structure, [root],
+                           [s])
+    return None
+
+
+def backward_reads(ev: Evidence, expression: str) -> bool:
+    """Is `expression` itself what the failing backward call is made on?"""
+    site = ev.failing.site
+    stmt = site.statement if site else None
+    return stmt is not None and expression in reading.names_in(stmt)
+
+
+def recurrent_store(ev: Evidence,
+                    suspect: Suspect) -> tuple[str, reading.Scope, ast.stmt] | None:
+    """`out, self.h = self.rnn(x, self.h)`: where state on an object (or a global) is
+    assigned from a call that also reads it."""
+    expr = suspect.expression
+    candidates: list[tuple[str, ast.AST]] = []
+    if suspect.scope is not None:
+        candidates.append((suspect.frame.file, suspect.scope))
+    owner = owner_class(expr, suspect, ev.live_scopes) if "." in expr else None
+    if owner is not None:
+        candidates.append(owner)
+    local_expr = "self." + expr.rsplit(".", 1)[1] if "." in expr else expr
+    for file, scope in candidates:
+        for node in ast.walk(scope):
+            if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Module)):
+                continue
+            for e in {expr, local_expr}:
+                for stmt in reading.stores(node, e):
+                    value = reading.value_span(stmt)
+                    if value is not None and patterns.feeds_call(value, e):
+                        return file, node, stmt
+    return None
+
+
+# -- for the causes: the words and the finding's frame -----------------------------------
+
+
+def as_written(expression: str, file: str | None, line: int | None) -> str:
+    """`model.memory` found on the model is `self.memory` where the class assigns it."""
+    if "." not in expression or file is None or line is None:
+        return expression
+    attr = "self." + expression.rsplit(".", 1)[1]
+    if expression.split(".")[0] != "self" and attr in reading.line_text(file, line):
+        return attr
+    return expression
+
+
+def describe_call(ev: Evidence, which: str) -> str:
+    record = ev.freeing if which == "freeing" else ev.failing
+    if record is None:
+        return "an earlier backward call that is no longer in the record"
+    site = places.frame_location(record.site)
+    where = f"{site.file}:{site.line}" if site else "an unknown place"
+    return f"the backward call at {where} (call #{record.number})"
+
+
+def claim(ev: Evidence, category: str, why: str, hint: str, suspect: Suspect | None,
+          assigned: tuple[str, int] | None, remedy: Remedy | None,
+          expression: str | None = None, **details: object) -> Claim:
+    """A backward-twice claim: the culprit as written where it was assigned, both calls,
+    and the other names through which the failing call entered the freed graph."""
+    found = None
+    if suspect is not None:
+        file, line = assigned if assigned else (None, None)
+        name = expression or as_written(suspect.expression, file, line)
+        found = places.culprit(name, suspect.kind, file, line)
+    extra: dict[str, Any] = dict(details)
+    if len(ev.suspects) > 1:
+        extra["also"] = [s.expression for s in ev.suspects[1:]]
+    return Claim(category, why, hint, found, places.frame_location(ev.failing.site),
+                 places.frame_location(ev.freeing.site) if ev.freeing else None, extra, remedy)

@@ -1,0 +1,138 @@
+"""Precomputed outside the loop: a tensor with history is computed once and reused.
+
+A tensor computed once before the loop (a target, an embedding table passed through a layer,
+a loss) carries its graph into every iteration. The first iteration's backward frees that
+graph; the second iteration's backward reaches it again and fails.
+
+`retain_graph=True` keeps the graph alive but is still wrong: if the tensor depends on
+weights that the optimizer updates, every step reuses the value from before training started
+and, once the weights changed in place, backward fails with the in-place error. If it depends
+on trainable parameters, compute it inside the loop; if it is a constant (a target, features
+of a frozen network), compute it once with `.detach()` so no graph is kept at all.
+"""
+
+from __future__ import annotations
+
+import ast
+
+from autograd_doctor.diagnosis.backward_twice.evidence import (
+    BEFORE_LOOP,
+    Evidence,
+    Suspect,
+    claim,
+    describe_call,
+)
+from autograd_doctor.diagnosis.finding import Claim
+from autograd_doctor.edits.forms import detached
+from autograd_doctor.edits.operations import Move, Remedy, replace_node
+from autograd_doctor.graph.objects import resolve
+from autograd_doctor.source import places, reading
+
+CATEGORY = "precomputed-outside-loop"
+CULPRIT = "prior"
+CULPRIT_LINE = 8  # line of BROKEN
+# When the loss itself was computed before the loop, it is backwarded again each iteration:
+# what to fix is where it is computed, not the repeated call.
+OUTRANKS = ("repeated-backward",)
+
+BROKEN = """\
+import torch
+import torch.nn as nn
+
+torch.manual_seed(0)
+encoder = nn.Linear(4, 4)
+model = nn.Linear(4, 1)
+opt = torch.optim.SGD([*encoder.parameters(), *model.parameters()], lr=0.1)
+prior = encoder(torch.ones(1, 4))
+for step in range(3):
+    x = torch.randn(8, 4)
+    loss = model(x + prior).pow(2).mean()
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+"""
+
+FIXED = BROKEN.replace("prior = encoder(torch.ones(1, 4))\n", "").replace(
+    "    x = torch.randn(8, 4)\n",
+    "    x = torch.randn(8, 4)\n    prior = encoder(torch.ones(1, 4))\n")
+
+
+def match(ev: Evidence) -> Claim | None:
+    suspect = ev.primary
+    if ev.same_step or suspect is None or ev.storage != BEFORE_LOOP or (
+            ev.root_stale and not ev.failing_in_loop):
+        return None
+    placement = places.place(suspect.frame, suspect.expression)
+    if placement is None or placement.loop is None:
+        return None
+    store = placement.stores_before_loop[-1]
+    trained = ev.upstream_trained
+    remedy = (_recompute(ev, placement, store, suspect) if trained
+              else _detach(placement.file, store, suspect))
+    why = ("it depends on parameters the optimizer trains, so compute it inside the loop"
+           if trained else
+           "nothing trainable feeds it, so compute it once with `.detach()` and keep no graph")
+    message = (
+        f"`{suspect.expression}` is computed once, before the loop at "
+        f"{places.user_path(placement.file)}:{placement.loop.lineno}, and every iteration "
+        f"uses it. {describe_call(ev, 'freeing').capitalize()} freed the graph behind it in "
+        f"the first iteration, and {describe_call(ev, 'failing')} reached that graph again."
+    )
+    hint = (
+        f"Here {why}. retain_graph=True would keep reusing a value computed before training "
+        f"started and fail with the in-place error once the weights change."
+    )
+    return claim(ev, CATEGORY, message, hint, suspect, (placement.file, store.lineno), remedy)
+
+
+def _recompute(ev: Evidence, placement: places.Placement, store: ast.stmt,
+               suspect: Suspect) -> Remedy | None:
+    loop = placement.loop
+    if loop is None:
+        return None
+    chain = _chain(ev, placement, store)
+    target = reading.first_use(loop.body, placement.scope, suspect.expression) or loop.body[0]
+    indent = reading.indent_of(placement.file, target.lineno)
+    moves = tuple(Move(placement.file, s.lineno, s.end_lineno or s.lineno, target.lineno, indent)
+                  for s in chain)
+    return Remedy(
+        strategy="recompute-in-loop",
+        description=f"compute {suspect.expression} inside the loop, once per iteration",
+        file=placement.file,
+        line=target.lineno,
+        operations=moves,
+    )
+
+
+def _chain(ev: Evidence, placement: places.Placement, store: ast.stmt) -> list[ast.stmt]:
+    """The statements before the loop that built part of the freed graph, in order."""
+    loop = placement.loop
+    body = getattr(placement.scope, "body", [])
+    chain = []
+    for stmt in body:
+        if loop is not None and stmt.lineno >= loop.lineno:
+            break
+        if stmt is store:
+            chain.append(stmt)
+            continue
+        for target in reading.targets(stmt):
+            value = resolve(reading.text(target), ev.live_scopes)
+            node = getattr(value, "grad_fn", None)
+            if node is not None and node in ev.stale:
+                chain.append(stmt)
+                break
+    return chain
+
+
+def _detach(file: str, store: ast.stmt, suspect: Suspect) -> Remedy | None:
+    value = reading.value_span(store)
+    if value is None:
+        return None
+    return Remedy(
+        strategy="detach-on-store",
+        description=f"compute {suspect.expression} once, detached from the graph",
+        file=file,
+        line=store.lineno,
+        operations=(replace_node(file, value, detached(reading.segment(file, value),
+                                                       suspect.structure)),),
+    )

@@ -1,0 +1,207 @@
+"""Repeated backward: the same loss is backwarded twice, by a duplicated call or by a
+closure or helper that runs more than once.
+
+The first call freed the loss's graph; the second call starts from the very same graph.
+This often comes from a duplicated line (a `loss.backward()` left in a helper and in the
+loop), or from an LBFGS closure that backwards a loss computed outside it: LBFGS calls the
+closure several times per step, and the loss must be recomputed inside it each time.
+
+`retain_graph=True` would make the second call add the same gradients a second time
+(doubling them), which is rarely what was meant. Remove the duplicate call, or compute the
+loss inside the closure.
+"""
+
+from __future__ import annotations
+
+import ast
+
+from autograd_doctor.diagnosis.backward_twice.evidence import (
+    Evidence,
+    Suspect,
+    claim,
+    common_frame,
+    describe_call,
+)
+from autograd_doctor.diagnosis.finding import Claim
+from autograd_doctor.edits.operations import Delete, Insert, Move, Operation, Remedy
+from autograd_doctor.graph.objects import resolve
+from autograd_doctor.source import places, reading
+from autograd_doctor.source.places import FrameInfo
+
+CATEGORY = "repeated-backward"
+CULPRIT = "loss"
+CULPRIT_LINE = 8  # line of BROKEN
+
+BROKEN = """\
+import torch
+import torch.nn as nn
+
+torch.manual_seed(0)
+model = nn.Linear(4, 1)
+opt = torch.optim.LBFGS(model.parameters(), lr=0.1, max_iter=4)
+x, y = torch.randn(16, 4), torch.randn(16, 1)
+loss = nn.functional.mse_loss(model(x), y)
+
+
+def closure():
+    opt.zero_grad()
+    loss.backward()
+    return loss
+
+
+for step in range(2):
+    opt.step(closure)
+"""
+
+FIXED = BROKEN.replace(
+    "loss = nn.functional.mse_loss(model(x), y)\n\n\ndef closure():\n    opt.zero_grad()\n",
+    "\n\ndef closure():\n    opt.zero_grad()\n    loss = nn.functional.mse_loss(model(x), y)\n")
+
+
+def match(ev: Evidence) -> Claim | None:
+    if not ev.root_stale:
+        return None
+    suspect = ev.primary
+    remedy = None
+    assigned = None
+    reason = "the same loss is backwarded twice"
+    if suspect is not None:
+        closure = _closure_fix(ev, suspect)
+        if closure is not None:
+            remedy, assigned = closure
+            reason = (f"`{suspect.expression}` is computed outside the closure that backwards "
+                      f"it, and the closure runs more than once (LBFGS calls it several times "
+                      f"per step). Compute the loss inside the closure")
+    if remedy is None:
+        remedy = _remove_duplicate(ev)
+        if remedy is not None:
+            reason = ("the second call backwards the same loss again; remove it (gradients "
+                      "are already accumulated)")
+    if assigned is None and suspect is not None:
+        # Where the loss was made: a `training_step` that computed and backwarded it says
+        # more than the trainer loop that received it.
+        made = _made_where_first_backwarded(ev)
+        if made is not None:
+            suspect, assigned = made
+    if assigned is None and suspect is not None:
+        placement = places.place(suspect.frame, suspect.expression)
+        if placement is not None and placement.stores:
+            before = [s for s in placement.stores if s.lineno <= placement.line]
+            assigned = (placement.file, (before or placement.stores)[-1].lineno)
+    why = (
+        f"{describe_call(ev, 'failing').capitalize()} starts from a graph that "
+        f"{describe_call(ev, 'freeing')} already went through and freed: {reason}."
+    )
+    hint = "retain_graph=True would add the same gradients a second time."
+    return claim(ev, CATEGORY, why, hint, suspect, assigned, remedy)
+
+
+def _made_where_first_backwarded(ev: Evidence) -> tuple[Suspect, tuple[str, int]] | None:
+    freeing = ev.freeing
+    if freeing is None or not freeing.frames:
+        return None
+    roots = set(ev.failing.roots)
+    frame = freeing.frames[0]
+    for index, binding in freeing.bindings:
+        if index != 0 or binding.node not in roots:
+            continue
+        placement = places.place(frame, binding.expression)
+        stores = [s for s in placement.stores if s.lineno <= frame.line] if placement else []
+        if placement is not None and stores:
+            suspect = Suspect(binding.expression, "local", frame, "T", [binding.node], [])
+            return suspect, (placement.file, stores[-1].lineno)
+    return None
+
+
+def _closure_fix(ev: Evidence, suspect: Suspect) -> tuple[Remedy, tuple[str, int]] | None:
+    """The loss is a free variable of the function that backwards it: move its computation
+    (and whatever before it built the freed graph) into that function."""
+    site = ev.failing.site
+    if site is None:
+        return None
+    inner = site.scope
+    tree = reading.parse(site.file)
+    if not isinstance(inner, (ast.FunctionDef, ast.AsyncFunctionDef)) or tree is None \
+            or reading.stores(inner, suspect.expression):
+        return None
+    block = reading.block_of(tree, inner)
+    if block is None:
+        return None
+    stores = [s for s in block if s.lineno < inner.lineno and any(
+        reading.text(t) == suspect.expression for t in reading.targets(s))]
+    if not stores:
+        return None
+    chain = _chain(ev, block, stores[-1], inner.lineno)
+    target = reading.statement_at(inner, site.line)
+    if target is None:
+        return None
+    indent = reading.indent_of(site.file, target.lineno)
+    later = [n for stmt in block if stmt.lineno > (inner.end_lineno or inner.lineno)
+             for n in ast.walk(stmt)]
+    reads_after = [n for n in later if isinstance(n, ast.Name)
+                   and n.id == suspect.expression]
+    ops: tuple[Operation, ...]
+    if reads_after:
+        ops = tuple(Insert(site.file, target.lineno, reading.segment(site.file, s), indent)
+                    for s in chain)
+    else:
+        ops = tuple(Move(site.file, s.lineno, s.end_lineno or s.lineno, target.lineno, indent)
+                    for s in chain)
+    remedy = Remedy(
+        strategy="recompute-in-closure",
+        description=f"compute {suspect.expression} inside {site.function}() each time it runs",
+        file=site.file,
+        line=target.lineno,
+        operations=ops,
+    )
+    return remedy, (site.file, stores[-1].lineno)
+
+
+def _chain(ev: Evidence, block: list[ast.stmt], store: ast.stmt, limit: int) -> list[ast.stmt]:
+    """The statements of `block` before `limit` that built part of the freed graph."""
+    chain = []
+    for stmt in block:
+        if stmt.lineno >= limit:
+            break
+        if stmt is store:
+            chain.append(stmt)
+            continue
+        for target in reading.targets(stmt):
+            node = getattr(resolve(reading.text(target), ev.live_scopes), "grad_fn", None)
+            if node is not None and node in ev.stale:
+                chain.append(stmt)
+                break
+    return chain
+
+
+def _remove_duplicate(ev: Evidence) -> Remedy | None:
+    """Delete the extra call. Usually the later one; but a function that backwards a loss and
+    then returns it (a `training_step` under a trainer that calls backward itself) is the one
+    whose call is extra."""
+    if ev.freeing is None:
+        return None
+    pair = common_frame(ev.freeing, ev.failing)
+    if pair is None or pair[0].line == pair[1].line:
+        return None
+    frame = ev.freeing.frames[0] if _returns_receiver(ev.freeing.frames[0]) else pair[1]
+    stmt = frame.statement
+    if not isinstance(stmt, ast.Expr):
+        return None
+    return Remedy(
+        strategy="remove-duplicate-backward",
+        description="remove the extra backward call on the same loss",
+        file=frame.file,
+        line=stmt.lineno,
+        operations=(Delete(frame.file, stmt.lineno, stmt.end_lineno or stmt.lineno),),
+    )
+
+
+def _returns_receiver(frame: FrameInfo) -> bool:
+    scope = frame.scope
+    stmt = frame.statement
+    receiver = reading.call_receiver(stmt, "backward") if stmt is not None else None
+    if scope is None or receiver is None or frame.function == "<module>":
+        return False
+    name = reading.text(receiver)
+    return any(isinstance(n, ast.Return) and n.value is not None and reading.text(n.value) == name
+               for n in reading.own_nodes(scope))

@@ -1,0 +1,85 @@
+"""Accumulated tensor: a running total (or moving average) is kept as a tensor, so each
+step's graph stays attached to it and memory grows with every step, without an error.
+
+`total_loss += loss` looks like bookkeeping, but `loss` carries its graph: the total links
+every step's loss (and the nodes behind it) into one chain that is never freed. This is the
+"don't accumulate history across your training loop" item of PyTorch's FAQ.
+
+Accumulate plain numbers: `total_loss += loss.item()`.
+"""
+
+from __future__ import annotations
+
+import ast
+
+from autograd_doctor.diagnosis.finding import Claim
+from autograd_doctor.diagnosis.graph_growth.evidence import (
+    RUNNING_TOTAL,
+    GrowthEvidence,
+    claim,
+    figures,
+)
+from autograd_doctor.edits.operations import Remedy, replace_node
+from autograd_doctor.source import patterns, reading
+
+CATEGORY = "accumulated-tensor"
+CULPRIT = "total_loss"
+CULPRIT_LINE = 13  # line of BROKEN
+
+BROKEN = """\
+import torch
+import torch.nn as nn
+
+torch.manual_seed(0)
+model = nn.Linear(4, 1)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+total_loss = 0
+for step in range(8):
+    loss = model(torch.randn(8, 4)).pow(2).mean()
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+    total_loss += loss
+print(f"mean loss {total_loss.item() / 8:.4f}")
+"""
+
+FIXED = BROKEN.replace("total_loss += loss\n", "total_loss += loss.item()\n").replace(
+    "total_loss.item() / 8", "total_loss / 8")
+
+
+def match(ev: GrowthEvidence) -> Claim | None:
+    g = ev.growth
+    if g.kind != "chain" or ev.retained or ev.storage != RUNNING_TOTAL or ev.update is None:
+        return None
+    store = ev.update
+    why = (
+        f"`{g.expression}` is kept as a tensor and updated every step from tensors that "
+        f"carry their graph, so it holds every step's graph: {figures(g)}. Nothing errors, "
+        f"but memory grows with every step."
+    )
+    hint = "Accumulate plain numbers with `.item()`."
+    return claim(g, CATEGORY, why, hint, (store[0], store[1].lineno), _item(store))
+
+
+def _item(store: tuple[str, ast.stmt]) -> Remedy | None:
+    file, stmt = store
+    value = stmt.value  # type: ignore[attr-defined]
+    target = reading.text(stmt.targets[0] if isinstance(stmt, ast.Assign)
+                         else stmt.target)  # type: ignore[attr-defined]
+    terms = [value] if isinstance(stmt, ast.AugAssign) else [
+        v for v in (value.left, value.right) if target not in reading.names_in(v)]
+    ops = []
+    for term in terms:
+        named = [n for n in ast.walk(term) if isinstance(n, ast.Name)
+                 and isinstance(n.ctx, ast.Load)]
+        node = named[0] if len(named) == 1 and not isinstance(term, ast.Call) else term
+        text = reading.segment(file, node)
+        wrapped = text if isinstance(node, (ast.Name, ast.Attribute, ast.Call)) else f"({text})"
+        ops.append(replace_node(file, node, f"{wrapped}.item()"))
+    tree = reading.parse(file)
+    calls = patterns.item_calls(tree, target) if tree is not None else []
+    ops += [replace_node(file, call, target) for call in calls]
+    if not ops:
+        return None
+    return Remedy("accumulate-item", f"accumulate {target} as a number with .item()", file,
+                  stmt.lineno, tuple(ops))

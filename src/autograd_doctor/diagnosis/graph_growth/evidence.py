@@ -1,0 +1,80 @@
+"""Evidence for a graph that grows every step: the growth the watch saw (capture.growth), and
+the facts that decide the cause: whether backward keeps its graph (retain_graph=True) and
+how the growing value is kept (appended to a list, updated as a running total or estimate,
+or carried from step to step).
+"""
+
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass
+
+from autograd_doctor.capture.growth import Growth
+from autograd_doctor.diagnosis.finding import Claim
+from autograd_doctor.edits.operations import Remedy
+from autograd_doctor.source import patterns, places, reading
+
+# How the growing value is kept (GrowthEvidence.storage).
+LIST = "list"  # a list that gains a tensor with history per step
+RUNNING_TOTAL = "running-total"  # `total += loss`, `ema = 0.9 * ema + 0.1 * x`
+CARRIED = "carried"  # built on its previous value some other way (an RNN state)
+
+
+@dataclass
+class GrowthEvidence:
+    growth: Growth
+    retained: bool  # the growing tensor is backwarded through with retain_graph=True
+    storage: str
+    update: tuple[str, ast.stmt] | None  # the running-total statement, when there is one
+    placement: places.Placement | None
+
+
+def gather(growth: Growth) -> GrowthEvidence:
+    placement = places.place(growth.frame, growth.expression)
+    update = _update(growth, placement) if growth.kind == "chain" else None
+    storage = LIST if growth.kind == "list" else RUNNING_TOTAL if update else CARRIED
+    retained = growth.in_backward and growth.record.retained
+    return GrowthEvidence(growth, retained, storage, update, placement)
+
+
+def _update(g: Growth, placement: places.Placement | None) -> tuple[str, ast.stmt] | None:
+    """The statement that adds to the running value, in the frame's scope or its file."""
+    scopes: list[ast.AST] = [placement.scope] if placement is not None else []
+    tree = reading.parse(g.frame.file)
+    if tree is not None:
+        scopes.append(tree)
+    name = g.expression
+    for scope in scopes:
+        for stmt in (n for n in ast.walk(scope) if isinstance(n, (ast.Assign, ast.AugAssign))):
+            if patterns.accumulates(stmt, name) or patterns.running_estimate(stmt, name):
+                return g.frame.file, stmt
+    return None
+
+
+# -- for the causes: the words and the finding's frame -----------------------------------
+
+
+def figures(g: Growth) -> str:
+    if g.kind == "list":
+        return f"its length went {' -> '.join(map(str, g.lengths[-5:]))} over the last steps"
+    held = f", holding {g.bytes_held / 2**20:.1f} MiB of saved tensors" if g.bytes_held else ""
+    if g.in_backward:
+        first = ", ".join(map(str, g.sizes_first)) or "?"
+        return (f"backward traversed {first} nodes at the first steps and {g.size_now} at "
+                f"step {g.record.number}{held}")
+    return (f"after {g.record.number} steps it holds a graph of {g.size_now} nodes, one "
+            f"more step's worth each step{held}")
+
+
+def claim(g: Growth, category: str, why: str, hint: str, culprit_at: tuple[str, int] | None,
+          remedy: Remedy | None) -> Claim:
+    file, line = culprit_at if culprit_at else (None, None)
+    kind = ("container-element" if g.kind == "list" else
+            "attribute" if "." in g.expression else "local")
+    details: dict[str, object] = {"nodes": {"first": g.sizes_first, "now": g.size_now},
+                                  "bytes_held": g.bytes_held, "step": g.record.number}
+    if g.lengths:
+        details["lengths"] = g.lengths
+    return Claim(category, why, hint, places.culprit(g.expression, kind, file, line),
+                 places.frame_location(g.record.site) if g.in_backward else None, None,
+                 details, remedy)

@@ -1,0 +1,153 @@
+"""In-place module: an activation built with `inplace=True` (`nn.ReLU(inplace=True)`,
+`F.relu(x, inplace=True)`) overwrote a tensor that the previous op saved for backward.
+
+`inplace=True` saves memory only when nothing else needs the input. After ops that save
+their output (sigmoid, tanh, softmax, batch norm in some modes) or when the input is also
+used elsewhere (a residual branch), the overwrite breaks backward.
+
+Build the activation with `inplace=False` (the default).
+"""
+
+from __future__ import annotations
+
+import ast
+import inspect
+
+from autograd_doctor.diagnosis.finding import Claim
+from autograd_doctor.diagnosis.inplace_modified.evidence import (
+    MODULE,
+    Inplace,
+    Write,
+    claim,
+    describe_saved,
+)
+from autograd_doctor.edits.operations import Remedy, replace_node
+from autograd_doctor.graph.names import modules_in
+from autograd_doctor.source import places, reading
+
+CATEGORY = "inplace-module"
+CULPRIT = "torch.sigmoid(self.fc1(x))"
+CULPRIT_LINE = 11  # line of BROKEN
+
+BROKEN = """\
+import torch
+import torch.nn as nn
+
+torch.manual_seed(0)
+
+
+class Net(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.fc1, self.fc2 = nn.Linear(4, 8), nn.Linear(8, 1)
+        self.act = nn.ReLU(inplace=True)
+
+    def forward(self, x):
+        return self.fc2(self.act(torch.sigmoid(self.fc1(x))))
+
+
+model = Net()
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+for step in range(3):
+    loss = model(torch.randn(8, 4)).pow(2).mean()
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+"""
+
+FIXED = BROKEN.replace("nn.ReLU(inplace=True)", "nn.ReLU(inplace=False)")
+
+
+def match(ev: Inplace) -> Claim | None:
+    if ev.writer_kind != MODULE:
+        return None
+    write = ev.writes[0]
+    line = write.line
+    expression, kind = _name(ev, write)
+    why = (
+        f"{describe_saved(ev, ev.name or expression)} was saved for backward by the previous "
+        f"operation, then overwritten by the in-place activation built at "
+        f"{places.user_path(write.file)}:{line} (`{reading.line_text(write.file, line)}`)."
+    )
+    hint = ("inplace=True only saves memory when nothing needs the input afterwards; here "
+            "backward does. Build it with inplace=False.")
+    return claim(ev, CATEGORY, why, hint, expression, kind, (write.file, line),
+                 _not_inplace(write))
+
+
+def _name(ev: Inplace, write: Write) -> tuple[str, str]:
+    """The tensor the activation overwrote, as `forward` calls it (`feats` in
+    `self.head(feats)`), else the module as the code names it (`self.act`)."""
+    if write.how == "keyword":
+        return write.target, "local"
+    called = _called_with(ev, write)
+    if called is not None:
+        return called, "local" if called.isidentifier() else "expression"
+    stmt = write.stmt
+    if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1:
+        target = reading.text(stmt.targets[0])
+        return target, "attribute" if "." in target else "local"
+    call = write.call
+    return (reading.segment(write.file, call) if call else write.target), "expression"
+
+
+def _called_with(ev: Inplace, write: Write) -> str | None:
+    """Find the live in-place module, the attribute of its parent that holds it, and the
+    argument `forward` passes to that attribute."""
+    for scope in ev.scopes:
+        for _, root in modules_in(scope):
+            for path, sub in root.named_modules():
+                if getattr(sub, "inplace", False) is not True or not path:
+                    continue
+                owner_path, _, _ = path.partition(".")
+                parent = root
+                attr = owner_path
+                for holder_path, holder in root.named_modules():
+                    if path.startswith(holder_path + ".") and holder_path:
+                        head = path[len(holder_path) + 1:].split(".")[0]
+                        if hasattr(holder, head) and not head.isdigit():
+                            parent, attr = holder, head
+                arg = _argument_of(type(parent), f"self.{attr}")
+                if arg is not None:
+                    return arg
+    return None
+
+
+def _argument_of(cls: type, attribute: str) -> str | None:
+    try:
+        file = inspect.getsourcefile(cls)
+        _, first = inspect.getsourcelines(cls)
+    except (TypeError, OSError):
+        return None
+    node = reading.class_named(file, cls.__name__, first) if file else None
+    if node is None or file is None:
+        return None
+    for call in (n for n in ast.walk(node) if isinstance(n, ast.Call)):
+        if reading.text(call.func) == attribute and call.args:
+            return reading.segment(file, call.args[0])
+    return None
+
+
+def _inplace_call(write: Write) -> ast.Call | None:
+    if write.call is not None:
+        return write.call
+    for node in ast.walk(write.stmt):
+        if isinstance(node, ast.Call) and any(
+                k.arg == "inplace" and isinstance(k.value, ast.Constant) and k.value.value is True
+                for k in node.keywords):
+            return node
+    return None
+
+
+def _not_inplace(write: Write) -> Remedy | None:
+    call = _inplace_call(write)
+    if call is None:
+        return None
+    keyword = next(k for k in call.keywords if k.arg == "inplace")
+    return Remedy(
+        strategy="inplace-false",
+        description="build the activation with inplace=False",
+        file=write.file,
+        line=write.stmt.lineno,
+        operations=(replace_node(write.file, keyword.value, "False"),),
+    )

@@ -1,0 +1,126 @@
+"""In-place op: a tensor that backward needs was overwritten by an in-place operation
+(`x += y`, `x[mask] = 0`, `x.relu_()`, `x.mul_(s)`) after an op saved it.
+
+Many ops save their inputs or outputs for backward (sigmoid and tanh save their output,
+multiplication saves both inputs). Writing into such a tensor afterwards changes what
+backward would read, so PyTorch refuses. Writes through `.data` are not caught and silently
+give wrong gradients, which is worse.
+
+Use the out-of-place form: `x = x + y`, `x = x.masked_fill(mask, 0)`, `x = x.relu()`; or
+clone before writing (`x = x.clone()`).
+"""
+
+from __future__ import annotations
+
+import ast
+
+from autograd_doctor.diagnosis.finding import Claim
+from autograd_doctor.diagnosis.inplace_modified.evidence import (
+    STATEMENT,
+    Inplace,
+    Write,
+    claim,
+    describe_saved,
+)
+from autograd_doctor.edits.operations import Insert, Remedy, Replace, replace_node
+from autograd_doctor.source import places, reading
+
+CATEGORY = "inplace-op"
+CULPRIT = "h"
+CULPRIT_LINE = 15  # line of BROKEN
+
+BROKEN = """\
+import torch
+import torch.nn as nn
+
+torch.manual_seed(0)
+
+
+class Net(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.fc1, self.fc2 = nn.Linear(4, 8), nn.Linear(8, 1)
+        self.shift = nn.Parameter(torch.zeros(8))
+
+    def forward(self, x):
+        h = torch.sigmoid(self.fc1(x))
+        h += self.shift
+        return self.fc2(h)
+
+
+model = Net()
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+for step in range(3):
+    loss = model(torch.randn(8, 4)).pow(2).mean()
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+"""
+
+FIXED = BROKEN.replace("h += self.shift", "h = h + self.shift")
+
+_OPS = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.Div: "/", ast.Pow: "**"}
+
+
+def match(ev: Inplace) -> Claim | None:
+    if ev.writer_kind != STATEMENT:
+        return None
+    write = ev.writes[0]
+    where = f"{places.user_path(write.file)}:{write.stmt.lineno}"
+    why = (
+        f"{describe_saved(ev)} was saved for backward by an earlier operation, then "
+        f"overwritten in place at {where} "
+        f"(`{reading.line_text(write.file, write.stmt.lineno)}`). Backward needs the value "
+        f"the forward used."
+    )
+    hint = ("Use the out-of-place form so the saved value stays intact. Writing through "
+            "`.data` instead would hide the error and give wrong gradients.")
+    kind = "attribute" if write.target.startswith("self.") else "local"
+    return claim(ev, CATEGORY, why, hint, ev.name or write.target, kind,
+                 (write.file, write.stmt.lineno), _out_of_place(write))
+
+
+def _out_of_place(write: Write) -> Remedy | None:
+    stmt, file = write.stmt, write.file
+    ops: tuple[Insert | Replace, ...] = ()
+    if isinstance(stmt, ast.AugAssign) and type(stmt.op) in _OPS:
+        target = reading.segment(file, stmt.target)
+        value = reading.segment(file, stmt.value)
+        if not isinstance(stmt.value, (ast.Name, ast.Attribute, ast.Call, ast.Subscript,
+                                       ast.Constant)):
+            value = f"({value})"
+        text = f"{target} = {target} {_OPS[type(stmt.op)]} {value}"
+        ops = (replace_node(file, stmt, text),)
+    elif write.how == "method":
+        call = next(n for n in ast.walk(stmt) if isinstance(n, ast.Call)
+                    and isinstance(n.func, ast.Attribute) and n.func.attr.endswith("_")
+                    and reading.text(n.func.value) == write.target)
+        func = call.func
+        assert isinstance(func, ast.Attribute)
+        plain = f"{reading.segment(file, func.value)}.{func.attr[:-1]}"
+        args = reading.segment(file, call)[len(reading.segment(file, func)):]
+        new_call = plain + args
+        if isinstance(stmt, ast.Expr) and stmt.value is call:
+            new_call = f"{write.target} = {new_call}"
+        ops = (replace_node(file, call, new_call),)
+    elif write.how == "subscript" and isinstance(stmt, ast.Assign):
+        written = stmt.targets[0]
+        if isinstance(written, ast.Subscript) and isinstance(written.slice, (ast.Name,
+                                                                            ast.Compare)) \
+                and isinstance(stmt.value, ast.Constant):
+            mask = reading.segment(file, written.slice)
+            text = (f"{write.target} = {write.target}.masked_fill({mask}, "
+                    f"{reading.segment(file, stmt.value)})")
+            ops = (replace_node(file, stmt, text),)
+        else:
+            ops = (Insert(file, stmt.lineno, f"{write.target} = {write.target}.clone()",
+                          reading.indent_of(file, stmt.lineno)),)
+    if not ops:
+        return None
+    return Remedy(
+        strategy="out-of-place",
+        description=f"write {write.target} out of place, keeping the saved value intact",
+        file=file,
+        line=stmt.lineno,
+        operations=ops,
+    )

@@ -1,0 +1,142 @@
+"""Optimizer step between: `optimizer.step()` updated, in place, weights that a graph still
+needed, before that graph was backwarded.
+
+A forward saves the weights it used. Backward through that graph after an optimizer step
+would compute gradients for weights that no longer exist, so PyTorch refuses. This is the
+GAN and actor-critic pattern: two losses share part of a graph, the first one is backwarded
+(often with retain_graph=True, added to get past the "second time" error) and its optimizer
+steps, then the second loss is backwarded through the same, now outdated, graph.
+
+Call backward for every loss that uses these weights before stepping: move the step after
+the second backward. (In a GAN, the usual form recomputes the discriminator's output on
+`fake` after the discriminator step.)
+"""
+
+from __future__ import annotations
+
+import ast
+
+from autograd_doctor.diagnosis.finding import Claim
+from autograd_doctor.diagnosis.inplace_modified import RETAIN_GRAPH
+from autograd_doctor.diagnosis.inplace_modified.evidence import (
+    STEP,
+    Inplace,
+    claim,
+    describe_saved,
+)
+from autograd_doctor.edits.operations import Move, Operation, Remedy, replace_node
+from autograd_doctor.graph.objects import construction, optimizers_in, param_ids
+from autograd_doctor.graph.walk import leaves, walk
+from autograd_doctor.source import places, reading
+
+CATEGORY = "optimizer-step-between"
+CULPRIT = "critic.2.weight"
+CULPRIT_LINE = 18  # line of BROKEN
+
+BROKEN = """\
+import torch
+import torch.nn as nn
+
+torch.manual_seed(0)
+actor = nn.Linear(4, 2)
+critic = nn.Sequential(nn.Linear(4, 8), nn.Tanh(), nn.Linear(8, 1))
+actor_opt = torch.optim.Adam(actor.parameters(), lr=1e-3)
+critic_opt = torch.optim.Adam(critic.parameters(), lr=1e-3)
+for step in range(3):
+    state, ret = torch.randn(8, 4), torch.randn(8, 1)
+    log_prob = torch.log_softmax(actor(state), -1)[:, :1]
+    advantage = ret - critic(state)
+    critic_loss = advantage.pow(2).mean()
+    actor_loss = -(log_prob * advantage).mean()
+    critic_opt.zero_grad()
+    actor_opt.zero_grad()
+    critic_loss.backward(retain_graph=True)
+    critic_opt.step()
+    actor_loss.backward()
+    actor_opt.step()
+"""
+
+FIXED = BROKEN.replace(
+    "    critic_opt.step()\n    actor_loss.backward()\n",
+    "    actor_loss.backward(inputs=list(actor.parameters()))\n    critic_opt.step()\n")
+
+
+def match(ev: Inplace) -> Claim | None:
+    step = ev.step
+    if ev.writer_kind != STEP or step is None or step.site is None or ev.carried:
+        return None  # with state carried through a kept graph: retain-graph-carried
+    site = step.site
+    failing = ev.failing.site
+    why = (
+        f"{describe_saved(ev)} was saved by the graph that "
+        f"{places.user_path(failing.file) if failing else ''}:{failing.line if failing else ''} "
+        f"backwards, then the optimizer step at {places.user_path(site.file)}:{site.line} "
+        f"updated it in place before that backward ran. Backward needs the values the "
+        f"forward used."
+    )
+    hint = ("Call backward for every loss that uses these weights before stepping, or "
+            f"compute the forward again after the step. {RETAIN_GRAPH}")
+    return claim(ev, CATEGORY, why, hint, ev.name or "a parameter", "parameter",
+                 (site.file, site.line), _step_after(ev))
+
+
+def _step_after(ev: Inplace) -> Remedy | None:
+    step, failing = ev.step, ev.failing.site
+    if step is None or step.site is None or failing is None or not step.site.same_code(failing):
+        return None
+    scope = failing.scope
+    if scope is None:
+        return None
+    mover = reading.statement_at(scope, step.site.line)
+    anchor = reading.statement_at(scope, failing.line)
+    if mover is None or anchor is None or not reading.siblings(scope, mover, anchor) \
+            or mover.lineno > anchor.lineno:
+        return None
+    after = (anchor.end_lineno or anchor.lineno) + 1
+    ops: list[Operation] = [Move(failing.file, mover.lineno, mover.end_lineno or mover.lineno,
+                                 after, reading.indent_of(failing.file, anchor.lineno))]
+    only = _own_inputs(ev, anchor)
+    if only is not None:
+        ops.append(only)
+    return Remedy(
+        strategy="reorder-step",
+        description="step the optimizer after the second backward" + (
+            ", and let that backward fill only the other model's gradients" if only else ""),
+        file=failing.file,
+        line=anchor.lineno,
+        operations=tuple(ops),
+    )
+
+
+def _own_inputs(ev: Inplace, anchor: ast.stmt) -> Operation | None:
+    """With the step moved after it, the second backward would also add its gradients to
+    the first model's (a GAN's generator loss into the discriminator). Restrict it to the
+    parameters of the other optimizers it reaches: `backward(inputs=list(netG.parameters()))`.
+    """
+    step = ev.step
+    moved = step.optimizer() if step is not None else None
+    failing = ev.failing.site
+    call = next((n for n in ast.walk(anchor) if isinstance(n, ast.Call)
+                 and isinstance(n.func, ast.Attribute) and n.func.attr == "backward"), None)
+    if moved is None or failing is None or call is None or any(
+            k.arg == "inputs" for k in call.keywords) or call.args:
+        return None
+    reached = {id(t) for t in leaves(walk(ev.failing.roots))}
+    scopes = ev.scopes
+    files = [f.f_code.co_filename for f in ev.failure.frames]
+    others = [o for o in optimizers_in(scopes) if o is not moved
+              and param_ids(o) & reached]
+    if not others or param_ids(moved).isdisjoint(reached):
+        return None
+    parts = []
+    for other in others:
+        built = construction(other, scopes, files)
+        if built is None:
+            return None
+        file, _, arg = built
+        text = reading.segment(file, arg)
+        parts.append(f"*{text}" if len(others) > 1 else f"list({text})")
+    inputs = parts[0] if len(parts) == 1 else f"[{', '.join(parts)}]"
+    receiver = reading.segment(failing.file, call.func)
+    return replace_node(failing.file, call, f"{receiver}(inputs={inputs})")
+

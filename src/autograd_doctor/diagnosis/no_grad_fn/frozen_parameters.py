@@ -1,0 +1,93 @@
+"""Frozen parameters: every parameter of the model has `requires_grad=False`, so nothing
+the loss depends on can receive a gradient.
+
+Usually a freezing loop meant for the backbone ran over `model.parameters()`. The optimizer
+then holds parameters that can never learn.
+
+Freeze only what should stay fixed; at the least, the parameters handed to the optimizer
+must require gradients.
+"""
+
+from __future__ import annotations
+
+import ast
+
+import torch
+
+from autograd_doctor.diagnosis.finding import Claim
+from autograd_doctor.diagnosis.no_grad_fn import LEAF_TRAP
+from autograd_doctor.diagnosis.no_grad_fn.evidence import FROZEN, Cut, claim, where
+from autograd_doctor.edits.operations import Delete, Insert, Operation, Remedy
+from autograd_doctor.source import reading
+
+CATEGORY = "frozen-parameters"
+CULPRIT = "model"
+CULPRIT_LINE = 7  # line of BROKEN
+
+BROKEN = """\
+import torch
+import torch.nn as nn
+
+torch.manual_seed(0)
+model = nn.Sequential(nn.Linear(4, 8), nn.ReLU(), nn.Linear(8, 1))
+for p in model.parameters():
+    p.requires_grad = False
+opt = torch.optim.SGD(model[2].parameters(), lr=0.1)
+for step in range(3):
+    loss = model(torch.randn(8, 4)).pow(2).mean()
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+"""
+
+FIXED = BROKEN.replace("opt = torch.optim", "for p in model[2].parameters():\n"
+                       "    p.requires_grad = True\nopt = torch.optim")
+
+
+def match(cut: Cut) -> Claim | None:
+    if FROZEN not in cut.points:
+        return None
+    remedy = _unfreeze(cut)
+    why = (
+        f"Every parameter of `{cut.name}` has requires_grad=False (frozen at "
+        f"{where(cut.file, cut.stmt.lineno)}), so the loss has no history to backward "
+        f"through."
+    )
+    hint = (f"Freeze only what should stay fixed; the parameters handed to the optimizer must "
+            f"require gradients. {LEAF_TRAP}")
+    return claim(cut, CATEGORY, why, hint, remedy, cut.file, cut.stmt.lineno)
+
+
+def _unfreeze(cut: Cut) -> Remedy | None:
+    """Unfreeze what the optimizer trains, right after the freezing loop (or drop the loop
+    when the optimizer trains everything it froze)."""
+    built = _optimizer_params(cut)
+    loop = cut.points[FROZEN]
+    if built is None or not isinstance(loop, (ast.For, ast.stmt)):
+        return None
+    end = (loop.end_lineno or loop.lineno)
+    ops: tuple[Operation, ...]
+    frozen = reading.text(loop.iter) if isinstance(loop, ast.For) else ""
+    if frozen == built:
+        ops = (Delete(cut.file, loop.lineno, end),)
+    else:
+        ops = (Insert(cut.file, end + 1, f"for p in {built}:\n    p.requires_grad = True",
+                      reading.indent_of(cut.file, loop.lineno)),)
+    return Remedy("unfreeze", "let the optimizer's parameters require gradients", cut.file,
+                  loop.lineno, ops)
+
+
+def _optimizer_params(cut: Cut) -> str | None:
+    """The expression the optimizer was built from (`model.head.parameters()`)."""
+    tree = reading.parse(cut.file)
+    frame = cut.frame
+    if tree is None or frame is None:
+        return None
+    scopes = [frame.f_locals, frame.f_globals]
+    for stmt in (n for n in ast.walk(tree) if isinstance(n, ast.Assign)):
+        name = reading.text(stmt.targets[0])
+        value = next((s[name] for s in scopes if name in s), None)
+        if isinstance(value, torch.optim.Optimizer) and isinstance(stmt.value, ast.Call) \
+                and stmt.value.args:
+            return reading.segment(cut.file, stmt.value.args[0])
+    return None

@@ -1,0 +1,57 @@
+"""Non-differentiable: the loss is computed from the result of an op that has no gradient
+(`argmax`, `round`, a comparison, a cast to integers).
+
+Such ops return integers or piecewise-constant values: their gradient is zero or undefined,
+so PyTorch gives the result no history. A loss on predicted class indices cannot train the
+model.
+
+Compute the loss on the scores themselves: cross-entropy on the logits instead of a
+regression on `argmax`, a soft (sigmoid, softmax) version instead of a hard threshold. There
+is no mechanical fix: the right loss depends on what the target means.
+"""
+
+from __future__ import annotations
+
+from autograd_doctor.diagnosis.finding import Claim
+from autograd_doctor.diagnosis.no_grad_fn import LEAF_TRAP
+from autograd_doctor.diagnosis.no_grad_fn.evidence import NON_DIFFERENTIABLE, Cut, claim, where
+from autograd_doctor.source import reading
+
+CATEGORY = "non-differentiable"
+CULPRIT = "preds"
+CULPRIT_LINE = 9  # line of BROKEN
+FIX = None  # no mechanical fix: the loss has to be chosen again
+
+BROKEN = """\
+import torch
+import torch.nn as nn
+
+torch.manual_seed(0)
+model = nn.Linear(6, 3)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+for step in range(3):
+    x, y = torch.randn(8, 6), torch.randint(0, 3, (8,))
+    preds = model(x).argmax(1)
+    loss = (preds - y).float().pow(2).mean()
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+"""
+
+FIXED = BROKEN.replace("    preds = model(x).argmax(1)\n", "    logits = model(x)\n").replace(
+    "    loss = (preds - y).float().pow(2).mean()\n",
+    "    loss = nn.functional.cross_entropy(logits, y)\n")
+
+
+def match(cut: Cut) -> Claim | None:
+    node = cut.points.get(NON_DIFFERENTIABLE)
+    if node is None:
+        return None
+    op = reading.text(node)
+    why = (
+        f"`{cut.name}` at {where(cut.file, cut.stmt.lineno)} comes from `{op}`, which has no "
+        f"gradient, so the loss built from it has no history."
+    )
+    hint = (f"Compute the loss on the scores themselves (for example cross-entropy on the "
+            f"logits instead of a loss on `argmax`). {LEAF_TRAP}")
+    return claim(cut, CATEGORY, why, hint, None, cut.file, cut.stmt.lineno)

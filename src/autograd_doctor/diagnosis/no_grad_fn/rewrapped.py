@@ -1,0 +1,69 @@
+"""Rewrapped: a result left PyTorch (`.item()`, `.tolist()`, `.numpy()`) and came back
+through `torch.tensor(...)` or `torch.from_numpy(...)`.
+
+The new tensor holds the numbers but not the history: autograd cannot see through Python
+floats or NumPy arrays. `torch.tensor(loss.item(), requires_grad=True)` makes backward
+run, but on a leaf that is connected to nothing, so the model learns nothing.
+
+Keep the computation in torch from the model output to the loss; use `.item()` only for
+logging.
+"""
+
+from __future__ import annotations
+
+import ast
+
+from autograd_doctor.diagnosis.finding import Claim
+from autograd_doctor.diagnosis.no_grad_fn import LEAF_TRAP
+from autograd_doctor.diagnosis.no_grad_fn.evidence import LEFT_TORCH, Cut, claim, where
+from autograd_doctor.edits.operations import Remedy, replace_node
+from autograd_doctor.source import patterns, reading
+
+CATEGORY = "rewrapped"
+CULPRIT = "loss"
+CULPRIT_LINE = 9  # line of BROKEN
+# Leaving torch is the bigger step: it wins over a `.detach()` inside it.
+OUTRANKS = ("detached", "non-differentiable")
+
+BROKEN = """\
+import torch
+import torch.nn as nn
+
+torch.manual_seed(0)
+model = nn.Linear(4, 1)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+for step in range(3):
+    x, y = torch.randn(8, 4), torch.randn(8, 1)
+    loss = torch.tensor(nn.functional.mse_loss(model(x), y).item())
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+"""
+
+FIXED = BROKEN.replace("torch.tensor(nn.functional.mse_loss(model(x), y).item())",
+                       "nn.functional.mse_loss(model(x), y)")
+
+def match(cut: Cut) -> Claim | None:
+    if LEFT_TORCH not in cut.points:
+        return None
+    remedy = None
+    wrapper = next((n for n in ast.walk(cut.stmt) if isinstance(n, ast.Call)
+                    and patterns.unwrap(n) is not None), None)
+    if wrapper is not None:
+        inner = patterns.unwrap(wrapper)
+        assert inner is not None
+        remedy = Remedy(
+            strategy="keep-in-torch",
+            description=f"compute {cut.name} in torch, without leaving and re-wrapping it",
+            file=cut.file,
+            line=cut.stmt.lineno,
+            operations=(replace_node(cut.file, wrapper, reading.text(inner)),),
+        )
+    why = (
+        f"`{cut.name}` at {where(cut.file, cut.stmt.lineno)} is rebuilt from plain numbers "
+        f"(`.item()`, `.tolist()` or NumPy, then `torch.tensor`), so it has no history."
+    )
+    hint = (f"Keep the computation from the model output to the loss in torch; use `.item()` "
+            f"only for logging. {LEAF_TRAP}")
+    return claim(cut, CATEGORY, why, hint, remedy, cut.file, cut.stmt.lineno)
+

@@ -1,0 +1,82 @@
+"""Evidence for saved tensors read after their graph was freed, outside any backward call:
+`loss.grad_fn._saved_self`, `ctx.saved_tensors` on a stashed custom-Function context.
+
+The error reaches the top of the program from an attribute read, so the evidence comes
+from the exception's traceback (its frames are still alive) and the ledger of backward calls.
+"""
+
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass
+from types import FrameType
+from typing import Any
+
+from autograd_doctor.capture.frames import frame_info
+from autograd_doctor.capture.hooks import Failure
+from autograd_doctor.capture.ledger import BackwardRecord
+from autograd_doctor.graph.walk import Node, is_node, walk
+from autograd_doctor.source import patterns, reading
+from autograd_doctor.source.places import FrameInfo
+
+
+@dataclass
+class Access:
+    failure: Failure
+    frame: FrameInfo  # where the saved tensor was read
+    expression: str  # `loss.grad_fn._saved_self`
+    node: Node | None  # the node whose saved tensors were read
+    freeing: BackwardRecord | None
+    frames: list[FrameInfo]  # the traceback's user frames, outermost first
+
+
+def gather(failure: Failure) -> Access | None:
+    frames = failure.frames  # innermost first
+    for frame in frames:
+        found = _read_at(frame)
+        if found is None:
+            continue
+        expression, owner = found
+        node = evaluate(owner, frame)
+        infos = [frame_info(f) for f in reversed(frames)]
+        freeing = _freeing(failure, node) if is_node(node) else None
+        return Access(failure, frame_info(frame), expression, node if is_node(node) else None,
+                      freeing, infos)
+    return None
+
+
+def _read_at(frame: FrameType) -> tuple[str, ast.expr] | None:
+    stmt = frame_info(frame).statement
+    if stmt is None:
+        return None
+    for node in ast.walk(stmt):
+        if patterns.is_saved_read(node):
+            assert isinstance(node, ast.Attribute)
+            return reading.segment(frame.f_code.co_filename, node), node.value
+    return None
+
+
+def evaluate(expr: ast.expr, frame: FrameType) -> Any:
+    """Names, attributes and constant subscripts only: reading the user's values, never
+    calling their code."""
+    if isinstance(expr, ast.Name):
+        if expr.id in frame.f_locals:
+            return frame.f_locals[expr.id]
+        return frame.f_globals.get(expr.id)
+    if isinstance(expr, ast.Attribute):
+        base = evaluate(expr.value, frame)
+        return getattr(base, expr.attr, None) if base is not None else None
+    if isinstance(expr, ast.Subscript) and isinstance(expr.slice, ast.Constant):
+        base = evaluate(expr.value, frame)
+        try:
+            return base[expr.slice.value] if base is not None else None
+        except (IndexError, KeyError, TypeError):
+            return None
+    return None
+
+
+def _freeing(failure: Failure, node: Node) -> BackwardRecord | None:
+    for record in sorted(failure.own_records(), key=lambda r: r.order):
+        if record.roots and not record.retained and node in set(walk(record.roots)):
+            return record
+    return None

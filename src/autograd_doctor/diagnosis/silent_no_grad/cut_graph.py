@@ -1,0 +1,117 @@
+"""Cut graph: the model's output went through `.data`, `.detach()` or NumPy before the loss,
+and the result was made to require grad again, so backward runs and stops at that point.
+
+`out.data.requires_grad_()` (or `out.detach().requires_grad_()`) creates a new leaf: the
+loss trains that leaf, never the model behind it.
+
+Remove the `.data` / `.detach()` between the model and the loss.
+"""
+
+from __future__ import annotations
+
+import ast
+
+from autograd_doctor.diagnosis.finding import Claim
+from autograd_doctor.diagnosis.silent_no_grad.evidence import (
+    NoGrad,
+    backward_statement,
+    claim,
+    last_backward,
+    summary,
+)
+from autograd_doctor.edits.operations import Delete, Operation, Remedy, replace_node
+from autograd_doctor.source import patterns, reading
+from autograd_doctor.source.places import FrameInfo
+
+CATEGORY = "cut-graph"
+CULPRIT = "model"
+CULPRIT_LINE = 8  # line of BROKEN
+
+BROKEN = """\
+import torch
+import torch.nn as nn
+
+torch.manual_seed(0)
+model = nn.Linear(4, 1)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+for step in range(4):
+    out = model(torch.randn(8, 4)).data.requires_grad_()
+    loss = out.pow(2).mean()
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+"""
+
+FIXED = BROKEN.replace("model(torch.randn(8, 4)).data.requires_grad_()",
+                       "model(torch.randn(8, 4))")
+
+
+def match(ev: NoGrad) -> Claim | None:
+    record = last_backward(ev)
+    if not ev.alarm or record is None or ev.on_leaf or len(ev.missing) != ev.total:
+        return None
+    if ev.reached_outside:
+        return None  # it reaches another model's parameters: optimizer-other-model
+    found = backward_statement(record)
+    cut = _cut(found[0].file, found[1], found[0]) if found else None
+    remedy = None
+    if cut is not None:
+        file, stmt, node, kept = cut
+        ops: list[Operation] = [replace_node(file, node, reading.segment(file, kept))]
+        # `x.requires_grad = True` on what is no longer a leaf would raise: drop it too.
+        ops += [Delete(file, s.lineno, s.end_lineno or s.lineno)
+                for s in _regrads(file, stmt, found[0] if found else None)]
+        remedy = Remedy("remove-detach", "keep the model in the loss's graph", file,
+                        stmt.lineno, tuple(ops))
+    why = (
+        f"{summary(ev)}: the loss's graph stops at a tensor made from the model output with "
+        f"`.data` / `.detach()` and then made to require grad, so backward trains that "
+        f"tensor and never the model."
+    )
+    hint = "Remove the `.data` / `.detach()`."
+    return claim(ev, CATEGORY, why, hint, (cut[0], cut[1].lineno) if cut else None, remedy)
+
+
+def _cut(file: str, stmt: ast.stmt, site: FrameInfo
+         ) -> tuple[str, ast.stmt, ast.expr, ast.expr] | None:
+    """Follow the names the backward statement reads back through their assignments to the
+    `.detach()` / `.data` that made the leaf (with `.requires_grad_()` dropped as well)."""
+    scope = site.scope
+    if scope is None:
+        return None
+    work, seen = [stmt], set()
+    while work:
+        current = work.pop(0)
+        for name in sorted(reading.names_in(current)):
+            if name in seen:
+                continue
+            seen.add(name)
+            stores = [s for s in reading.stores(scope, name) if s.lineno < current.lineno]
+            if not stores:
+                continue
+            store = stores[-1]
+            value = getattr(store, "value", None)
+            if value is None:
+                continue
+            found = patterns.regrad_cut(value)
+            if found is not None:
+                return (file, store, *found)
+            work.append(store)
+    return None
+
+
+def _regrads(file: str, store: ast.stmt, site: FrameInfo | None) -> list[ast.stmt]:
+    """`name.requires_grad = True` / `name.requires_grad_()` statements for the cut name."""
+    if site is None:
+        return []
+    scope = site.scope
+    names = {reading.text(t) for t in reading.targets(store)}
+    out = []
+    for stmt in reading.statements(scope) if scope is not None else []:
+        if stmt.lineno <= store.lineno:
+            continue
+        text = reading.line_text(file, stmt.lineno).replace(" ", "")
+        if any(text.startswith(f"{n}.requires_grad=True") or text.startswith(
+                f"{n}.requires_grad_(") for n in names):
+            out.append(stmt)
+    return out

@@ -1,0 +1,95 @@
+"""Detached loss: backward was called on a detached copy of the loss
+(`loss.clone().detach()` with `requires_grad=True`, or `torch.tensor(loss.item(),
+requires_grad=True)`), so the call succeeds and no gradient reaches the model.
+
+This is a folk fix for "backward through the graph a second time": the copy is a new leaf,
+connected to nothing, so backward has nothing to free and nothing to train. The model stops
+learning while the loss curve may still move (from the data, not the weights).
+
+Backward the original loss, and fix whatever error made the copy look necessary
+(`autograd-doctor run` names it).
+"""
+
+from __future__ import annotations
+
+import ast
+
+from autograd_doctor.diagnosis.finding import Claim
+from autograd_doctor.diagnosis.silent_no_grad.evidence import (
+    NoGrad,
+    backward_statement,
+    claim,
+    last_backward,
+    summary,
+)
+from autograd_doctor.edits.operations import Remedy, replace_node
+from autograd_doctor.source import patterns, reading
+from autograd_doctor.source.places import FrameInfo
+
+CATEGORY = "detached-loss"
+CULPRIT = "model"
+CULPRIT_LINE = 9  # line of BROKEN
+
+BROKEN = """\
+import torch
+import torch.nn as nn
+
+torch.manual_seed(0)
+model = nn.Linear(4, 1)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+for step in range(4):
+    loss = model(torch.randn(8, 4)).pow(2).mean()
+    loss_copy = loss.clone().detach()
+    loss_copy.requires_grad = True
+    opt.zero_grad()
+    loss_copy.backward()
+    opt.step()
+"""
+
+FIXED = BROKEN.replace("    loss_copy.backward()", "    loss.backward()")
+
+def match(ev: NoGrad) -> Claim | None:
+    if not ev.alarm or not ev.on_leaf:
+        return None
+    found = backward_statement(last_backward(ev))
+    remedy, made = _original(found) if found else (None, None)
+    why = (
+        f"{summary(ev)}: backward is called on a detached copy of the loss (a new leaf "
+        f"tensor connected to nothing), so it runs without error and trains nothing."
+    )
+    hint = ("Backward the original loss; if that raised an error, that error is the one to "
+            "fix (run autograd-doctor on it again). The same goes for "
+            "`torch.tensor(loss.item(), requires_grad=True)`.")
+    return claim(ev, CATEGORY, why, hint, made, remedy)
+
+
+def _original(found: tuple[FrameInfo, ast.stmt]
+              ) -> tuple[Remedy | None, tuple[str, int] | None]:
+    site, stmt = found
+    file = site.file
+    receiver = reading.call_receiver(stmt, "backward")
+    scope = site.scope
+    if receiver is None or scope is None:
+        return None, None
+    name = reading.text(receiver)
+    stores = [s for s in reading.stores(scope, name) if s.lineno < stmt.lineno
+              and isinstance(s, ast.Assign)]
+    if not stores:
+        return None, None
+    store = stores[-1]
+    value = store.value
+    original = patterns.stripped_copy(value)
+    if original is not None:
+        # `copy = loss.clone().detach()` -> backward `loss` where the copy was backwarded.
+        op = replace_node(file, receiver, reading.segment(file, original))
+    else:
+        wrapped = next((n for n in ast.walk(value) if isinstance(n, ast.Call)
+                        and patterns.unwrap(n) is not None), None)
+        if wrapped is None:
+            return None, (file, store.lineno)
+        inner = patterns.unwrap(wrapped)
+        assert inner is not None
+        # `loss = torch.tensor(f(x).item(), requires_grad=True)` -> `loss = f(x)`.
+        op = replace_node(file, wrapped, reading.segment(file, inner))
+    return Remedy("backward-original-loss", "backward the loss itself, not a detached copy",
+                  file, stmt.lineno, (op,)), (file, store.lineno)

@@ -1,0 +1,53 @@
+"""The idiomatic written forms of common edits: a detached value of the right shape, a call
+with a keyword added or dropped. Torch-free; pure functions of text.
+"""
+
+from __future__ import annotations
+
+import ast
+
+
+def detached(expr: str, structure: str = "T", var: str = "t") -> str:
+    """The idiomatic detached form of `expr` for a value shaped like `structure`.
+
+    T -> `h.detach()`; (T, T) -> `tuple(t.detach() for t in h)`; [(T, T), ...] -> a nested
+    comprehension. Unknown shapes fall back to a tensor.
+    """
+    if structure.startswith("("):
+        inner = _first_element(structure)
+        return f"tuple({detached(var, inner, var + 't')} for {var} in {expr})"
+    if structure.startswith("["):
+        inner = _first_element(structure)
+        return f"[{detached(var, inner, var + 't')} for {var} in {expr}]"
+    return f"{atom(expr)}.detach()"
+
+
+def _first_element(structure: str) -> str:
+    body = structure[1:-1]
+    depth = 0
+    for i, ch in enumerate(body):
+        if ch in "([":
+            depth += 1
+        elif ch in ")]":
+            depth -= 1
+        elif ch == "," and depth == 0:
+            return body[:i].strip()
+    return body.strip() or "T"
+
+
+def atom(expr: str) -> str:
+    """`expr` parenthesised unless it already is an atom followed only by trailers, so that
+    `.detach()` or `.item()` can follow it."""
+    try:
+        node = ast.parse(expr, mode="eval").body
+    except SyntaxError:
+        return f"({expr})"
+    if isinstance(node, (ast.Name, ast.Attribute, ast.Subscript, ast.Call, ast.Tuple,
+                         ast.List)) and not (isinstance(node, ast.Tuple)
+                                             and not expr.startswith("(")):
+        return expr
+    return f"({expr})"
+
+
+def call_with(func: str, args: list[str]) -> str:
+    return f"{func}({', '.join(args)})"

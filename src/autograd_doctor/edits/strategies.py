@@ -1,0 +1,96 @@
+"""The fix vocabulary: every strategy id a fix may carry, what it does, and the builders
+that more than one cause (or a lint rule) uses. Torch-free.
+
+A strategy id names the kind of edit, not the cause: `detach-at-boundary` fixes a carried
+RNN state whether it made backward fail or made the graph grow.
+"""
+
+from __future__ import annotations
+
+import ast
+
+from autograd_doctor.edits.forms import detached
+from autograd_doctor.edits.operations import Insert, Operation, Remedy, Replace, replace_node
+from autograd_doctor.source import patterns, reading
+
+STRATEGIES: dict[str, str] = {
+    "detach-at-boundary": "detach a carried tensor at the top of each iteration (truncated "
+                          "backpropagation through time)",
+    "detach-on-store": "store the value without its graph (.detach() where it is stored, or "
+                       "the update under torch.no_grad())",
+    "clear-after-step": "empty a per-update buffer after each optimizer step",
+    "detach-input": "use .detach() on the input where a loss must not train what produced it",
+    "sum-losses": "add two losses over one forward and call backward once",
+    "retain-graph-first-call": "keep the graph for a second backward with retain_graph=True on "
+                               "the first call only",
+    "create-graph": "make a gradient differentiable with create_graph=True (a gradient "
+                    "penalty)",
+    "recompute-after-step": "compute a value again after the optimizer step that changed what "
+                            "produced it",
+    "recompute-in-loop": "compute a value inside the loop, once per iteration, instead of "
+                         "once before it",
+    "recompute-in-closure": "compute the loss inside the closure that backwards it",
+    "remove-duplicate-backward": "remove a second backward call on the same loss",
+    "accumulate-item": "accumulate a running total as a Python number with .item()",
+    "read-before-backward": "read a saved tensor before the backward call that frees it",
+    "reorder-step": "step the optimizer after every backward that needs the weights it "
+                    "changes",
+    "out-of-place": "write an in-place operation out of place",
+    "inplace-false": "build an activation with inplace=False",
+    "move-out-of-no-grad": "compute what the loss needs outside torch.no_grad()",
+    "remove-detach": "remove a .detach() or .data between the model and the loss",
+    "keep-in-torch": "keep a computation in torch instead of leaving it (.item(), NumPy) and "
+                     "re-wrapping the result",
+    "unfreeze": "let the parameters handed to the optimizer require gradients",
+    "backward-original-loss": "backward the loss itself, not a detached copy",
+    "optimizer-params": "build the optimizer over the parameters of the model the loss comes "
+                        "from",
+}
+
+
+def detach_statement(scope: ast.AST, expression: str, structure: str) -> str:
+    """`h = h.detach()` in the form the value's structure needs, guarded when the name may
+    hold None (an RNN state before its first step)."""
+    statement = f"{expression} = {detached(expression, structure)}"
+    if reading.may_be_none(scope, expression):
+        return f"if {expression} is not None:\n    {statement}"
+    return statement
+
+
+def detach_at_boundary(file: str, scope: reading.Scope, loop: reading.Loop | None,
+                       carried: list[tuple[str, str]],
+                       release: tuple[str, ast.stmt] | None = None) -> Remedy | None:
+    """`h = h.detach()` before the loop body (or the function body) first reads it.
+    `carried` holds (expression, structure) pairs. `release` is the backward statement
+    (file, statement) whose retain_graph=True kept every step's graph: it is dropped too."""
+    body = loop.body if loop is not None else getattr(scope, "body", [])
+    if not body:
+        return None
+    exprs = [e for e, _ in carried]
+    uses = [reading.first_use(body, scope, e) for e in exprs]
+    found = [u for u in uses if u is not None]
+    target = min(found, key=lambda s: s.lineno) if found else body[0]
+    indent = reading.indent_of(file, target.lineno)
+    lines = [detach_statement(scope, e, structure) for e, structure in carried]
+    where = "each iteration" if loop is not None else "each call"
+    description = f"detach {' and '.join(exprs)} at the top of {where}"
+    operations: list[Operation] = [Insert(file, target.lineno, "\n".join(lines), indent)]
+    call = patterns.keyword_call(release[1], "retain_graph") if release else None
+    if release is not None and call is not None:
+        operations.append(with_keywords(release[0], call, drop=("retain_graph",)))
+        description = f"detach {' and '.join(exprs)} each step and drop retain_graph=True"
+    return Remedy("detach-at-boundary", description, file, target.lineno, tuple(operations))
+
+
+def with_keywords(file: str, call: ast.Call, add: tuple[str, ...] = (),
+                  drop: tuple[str, ...] = ()) -> Replace:
+    """The call rewritten with keyword arguments added (`"retain_graph=True"`) or dropped
+    (`"retain_graph"`), everything else as the user wrote it."""
+    if not drop:  # keep the user's layout (a call over several lines stays so)
+        text = reading.segment(file, call).rstrip()[:-1].rstrip().rstrip(",")
+        empty = not call.args and not call.keywords
+        return replace_node(file, call, f"{text}{'' if empty else ', '}{', '.join(add)})")
+    args = [reading.segment(file, a) for a in call.args]
+    args += [reading.segment(file, k) for k in call.keywords if k.arg not in drop]
+    return replace_node(file, call, f"{reading.segment(file, call.func)}"
+                                    f"({', '.join([*args, *add])})")

@@ -1,0 +1,275 @@
+"""Shapes of code that matter to autograd, recognised in syntax trees: where a value leaves
+the graph (`.detach()`, `.data`, `.item()`, NumPy, `torch.tensor(...)`, `no_grad`), ops with
+no gradient, running totals and estimates, in-place writes, backward calls.
+
+Shared by diagnosis (to place and edit what the graph showed) and lint (to find it before
+the program runs). Torch-free: names of torch functions are text here.
+"""
+
+from __future__ import annotations
+
+import ast
+import copy
+
+from autograd_doctor.source import reading
+
+NO_GRAD = ("torch.no_grad()", "torch.inference_mode()", "torch.set_grad_enabled(False)",
+           "no_grad()", "inference_mode()")
+NO_GRAD_DECORATORS = NO_GRAD + ("torch.no_grad", "torch.inference_mode")
+REWRAP_CALLS = ("torch.tensor", "torch.as_tensor", "torch.from_numpy", "torch.Tensor",
+                "torch.FloatTensor")
+LEAVING_METHODS = ("item", "numpy", "tolist")
+NON_DIFFERENTIABLE = ("argmax", "argmin", "round", "floor", "ceil", "sign", "long", "int",
+                      "bool", "argsort", "searchsorted", "bucketize")
+SAVED_ATTRIBUTES = ("saved_tensors", "saved_variables")
+# Calls that create state rather than compute it: never the store that holds history.
+FACTORIES = ("torch.zeros", "torch.ones", "torch.empty", "torch.randn", "torch.rand",
+             "torch.full", "torch.tensor", "torch.zeros_like", "torch.ones_like",
+             "torch.randn_like", "torch.empty_like", "None", "[]", "{}", "list()", "dict()")
+INPLACE_UPDATES = ("copy_", "mul_", "add_", "sub_", "lerp_", "addcmul_", "div_")
+# Calls that read a whole container (not one element of it).
+WHOLE_READS = ("torch.cat", "torch.stack", "sum", "zip", "list", "tuple", "enumerate",
+               "torch.tensor", "reversed")
+NUMPY = ("np", "numpy")
+# NumPy functions with a torch function of the same meaning (the torch name when it differs).
+NUMPY_IN_TORCH = {"clip": "clamp", "absolute": "abs", "power": "pow", "concatenate": "cat",
+                  "abs": "abs", "exp": "exp", "log": "log", "log1p": "log1p", "sqrt": "sqrt",
+                  "square": "square", "mean": "mean", "sum": "sum", "prod": "prod",
+                  "maximum": "maximum", "minimum": "minimum", "tanh": "tanh", "sin": "sin",
+                  "cos": "cos", "where": "where", "stack": "stack", "max": "max", "min": "min",
+                  "matmul": "matmul", "dot": "dot", "var": "var", "std": "std"}
+
+
+def method_name(call: ast.Call) -> str:
+    """`detach` for `x.detach()`, `argmax` for `torch.argmax(x)`."""
+    func = call.func
+    return func.attr if isinstance(func, ast.Attribute) else reading.text(func).rsplit(".", 1)[-1]
+
+
+def history_cut(node: ast.AST) -> tuple[str, ast.expr] | None:
+    """("detach", x) for `x.detach()`, ("data", x) for a read of `x.data`."""
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) \
+            and node.func.attr == "detach" and not node.args:
+        return "detach", node.func.value
+    if isinstance(node, ast.Attribute) and node.attr == "data" and isinstance(node.ctx,
+                                                                              ast.Load):
+        return "data", node.value
+    return None
+
+
+def leaves_torch(node: ast.AST) -> bool:
+    """`x.item()`, `x.numpy()`, `x.tolist()`, or a re-wrap `torch.tensor(...)`."""
+    if not isinstance(node, ast.Call):
+        return False
+    method = node.func.attr if isinstance(node.func, ast.Attribute) else ""
+    return reading.text(node.func) in REWRAP_CALLS + ("np.array", "numpy.array") or \
+        method in LEAVING_METHODS
+
+
+def non_differentiable(node: ast.AST) -> bool:
+    """An op whose result has no gradient: a comparison, argmax, round, a cast to ints."""
+    if isinstance(node, ast.Compare):
+        return True
+    return isinstance(node, ast.Call) and method_name(node) in NON_DIFFERENTIABLE
+
+
+def has_non_differentiable(node: ast.AST) -> bool:
+    return any(non_differentiable(n) for n in ast.walk(node))
+
+
+def is_no_grad(context: ast.expr) -> bool:
+    """A `with` item or decorator that turns recording off."""
+    return reading.text(context) in NO_GRAD_DECORATORS
+
+
+def is_saved_read(node: ast.AST) -> bool:
+    return isinstance(node, ast.Attribute) and (
+        node.attr.startswith("_saved_") or node.attr in SAVED_ATTRIBUTES)
+
+
+def creates(value: ast.expr) -> bool:
+    """A factory call or a literal: a store that makes state, never one that holds history."""
+    return reading.text(value).startswith(FACTORIES) or isinstance(value, ast.Constant)
+
+
+def accumulates(stmt: ast.stmt, expression: str) -> bool:
+    """`total += x` or `total = total + x`: a running sum rather than a state update."""
+    if isinstance(stmt, ast.AugAssign):
+        return isinstance(stmt.op, (ast.Add, ast.Sub)) and reading.text(stmt.target) == expression
+    if isinstance(stmt, ast.Assign) and isinstance(stmt.value, ast.BinOp):
+        value = stmt.value
+        return isinstance(value.op, (ast.Add, ast.Sub)) and expression in (
+            reading.text(value.left), reading.text(value.right))
+    return False
+
+
+def running_estimate(stmt: ast.stmt, expression: str) -> bool:
+    """`x = a * x + b * y`: an exponential moving average of something else."""
+    value = getattr(stmt, "value", None)
+    if not isinstance(stmt, ast.Assign) or not isinstance(value, ast.BinOp) or not isinstance(
+            value.op, ast.Add):
+        return False
+    sides = [value.left, value.right]
+    decayed = [s for s in sides if isinstance(s, ast.BinOp) and isinstance(s.op, ast.Mult)
+               and expression in (reading.text(s.left), reading.text(s.right))]
+    return len(decayed) == 1 and all(
+        expression not in reading.names_in(s) for s in sides if s is not decayed[0])
+
+
+# Calls that combine tensors rather than run a model: `torch.cat([self.bank, k])` keeps a
+# store (stored-state), `self.rnn(x, self.h)` feeds state back (carried-state).
+_NOT_A_MODEL = ("torch.", "F.", "np.", "numpy.", "math.")
+_BUILTINS = {"tuple", "list", "sum", "max", "min", "len", "dict", "float", "int"}
+
+
+def feeds_call(value: ast.expr, expression: str) -> bool:
+    """Does `value` pass `expression` to a model-like call (`self.rnn(x, self.h)`)?"""
+    for node in ast.walk(value):
+        if isinstance(node, ast.Call):
+            func = reading.text(node.func)
+            if func.startswith(_NOT_A_MODEL) or func in _BUILTINS or func.startswith(
+                    expression + "."):
+                continue
+            args = list(node.args) + [k.value for k in node.keywords]
+            for arg in args:
+                if expression in reading.names_in(arg) or reading.text(arg) == expression:
+                    return True
+    return False
+
+
+def item_calls(tree: ast.AST, name: str) -> list[ast.Call]:
+    """`name.item()` calls: they break once `name` holds a Python number."""
+    return [n for n in ast.walk(tree) if isinstance(n, ast.Call) and isinstance(n.func,
+            ast.Attribute) and n.func.attr == "item" and not n.args
+            and reading.text(n.func.value) == name]
+
+
+def trims(tree: ast.AST, attr: str) -> bool:
+    """`q.pop(0)`, `del q[0]`, `q = q[-K:]`: the container is kept bounded, as a bank is."""
+    def last(node: ast.AST) -> str:
+        return reading.text(node).rsplit(".", 1)[-1]
+
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) \
+                and node.func.attr in ("pop", "popleft") and last(node.func.value) == attr:
+            return True
+        if isinstance(node, ast.Delete) and any(
+                isinstance(t, ast.Subscript) and last(t.value) == attr
+                and not isinstance(t.slice, ast.Slice) for t in node.targets):
+            return True
+        if isinstance(node, ast.Assign) and isinstance(node.value, ast.Subscript) and any(
+                last(t) == attr for t in node.targets) and last(node.value.value) == attr:
+            return True
+    return False
+
+
+def reads_whole(tree: ast.AST, attr: str) -> bool:
+    """Is the container read as a whole (`torch.stack(buf)`, `for x in buf`, `zip(buf, ...)`)
+    rather than one element or a slice of it?"""
+    for node in ast.walk(tree):
+        args: list[ast.expr] = []
+        if isinstance(node, ast.Call) and reading.text(node.func) in WHOLE_READS:
+            args = list(node.args)
+        elif isinstance(node, (ast.For, ast.comprehension)):
+            args = [node.iter]
+        if any(reading.text(a).rsplit(".", 1)[-1] == attr and not isinstance(a, ast.Subscript)
+               for a in args):
+            return True
+    return False
+
+
+_COPY = ("clone", "detach", "requires_grad_", "item", "data")
+
+
+def stripped_copy(value: ast.expr) -> ast.expr | None:
+    """`loss` in `loss.clone().detach()` / `loss.data` / `loss.detach().requires_grad_()`:
+    the tensor a detached copy was made of."""
+    inner, stripped = value, False
+    while isinstance(inner, ast.Call) and isinstance(inner.func, ast.Attribute) \
+            and inner.func.attr in _COPY:
+        inner, stripped = inner.func.value, True
+    while isinstance(inner, ast.Attribute) and inner.attr == "data":
+        inner, stripped = inner.value, True
+    return inner if stripped and isinstance(inner, (ast.Name, ast.Attribute)) else None
+
+
+def regrad_cut(value: ast.expr) -> tuple[ast.expr, ast.expr] | None:
+    """The outermost `x.data[.requires_grad_()]` / `x.detach()[...]` in `value`, and what
+    to keep instead (x)."""
+    for node in ast.walk(value):
+        inner: ast.AST = node
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) \
+                and node.func.attr == "requires_grad_":
+            inner = node.func.value
+        found = history_cut(inner)
+        if found is not None and isinstance(node, ast.expr):
+            return node, found[1]
+    return None
+
+
+def backwarded(stmt: ast.stmt) -> ast.expr | None:
+    """What a statement calls backward on: X in `X.backward()`, `torch.autograd.backward(X)`,
+    `scaler.scale(X).backward()`, `torch.autograd.grad(X, ...)`."""
+    for node in ast.walk(stmt):
+        if not isinstance(node, ast.Call):
+            continue
+        func = reading.text(node.func)
+        if isinstance(node.func, ast.Attribute) and node.func.attr == "backward" and \
+                not func.startswith("torch.autograd"):
+            target = node.func.value
+            if isinstance(target, ast.Call) and target.args and reading.text(
+                    target.func).endswith(".scale"):
+                return target.args[0]
+            return target
+        if func in ("torch.autograd.backward", "torch.autograd.grad", "autograd.grad",
+                    "autograd.backward") and node.args:
+            return node.args[0]
+    return None
+
+
+def backward_call(stmt: ast.stmt) -> ast.Call | None:
+    """The `X.backward(...)` call in a statement."""
+    for node in ast.walk(stmt):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) \
+                and node.func.attr == "backward":
+            return node
+    return None
+
+
+def keyword_call(stmt: ast.stmt, keyword: str) -> ast.Call | None:
+    """The first call in a statement that passes `keyword=`."""
+    return next((n for n in ast.walk(stmt) if isinstance(n, ast.Call)
+                 and any(k.arg == keyword for k in n.keywords)), None)
+
+
+def unwrap(node: ast.AST) -> ast.expr | None:
+    """`torch.tensor(np.clip(f(x).detach().numpy(), 0, None))` -> `torch.clamp(f(x), 0,
+    None)`: the computation kept in torch. None when it cannot be written in torch."""
+    if not isinstance(node, ast.Call) or not node.args or reading.text(node.func) not in (
+            REWRAP_CALLS):
+        return None
+    inner = _InTorch().visit(copy.deepcopy(node.args[0]))
+    names = {n.id for n in ast.walk(inner) if isinstance(n, ast.Name)}
+    text = reading.text(node.args[0])
+    left = any(f".{m}()" in text for m in _LEAVING) or ".data" in text
+    return inner if left and not names & set(NUMPY) else None
+
+
+_LEAVING = ("item", "numpy", "tolist", "cpu", "detach", "clone")
+
+
+class _InTorch(ast.NodeTransformer):
+    def visit_Call(self, node: ast.Call) -> ast.AST:
+        self.generic_visit(node)
+        func = node.func
+        if isinstance(func, ast.Attribute) and func.attr in _LEAVING and not node.args:
+            return func.value
+        if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) \
+                and func.value.id in NUMPY and func.attr in NUMPY_IN_TORCH:
+            node.func = ast.Attribute(ast.Name("torch", ast.Load()),
+                                      NUMPY_IN_TORCH[func.attr], ast.Load())
+        return node
+
+    def visit_Attribute(self, node: ast.Attribute) -> ast.AST:
+        self.generic_visit(node)
+        return node.value if node.attr == "data" else node
