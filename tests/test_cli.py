@@ -1,4 +1,6 @@
-"""The CLI as users run it: a subprocess, as `autograd-doctor` and `python -m autograd_doctor`."""
+"""The CLI as users run it: a subprocess, as `autograd-doctor` and `python -m autograd_doctor`
+(what only a real process shows: entry points, exit codes, running as python would, --fix);
+the rest through the same entry point in this process, which is quicker."""
 
 from __future__ import annotations
 
@@ -12,6 +14,8 @@ from pathlib import Path
 import pytest
 
 from autograd_doctor.diagnosis.backward_twice import carried_state
+from tests.support.report_schema import validate
+from tests.support.runs import cli_output
 
 EXE = shutil.which("autograd-doctor") or str(Path(sys.executable).parent / "autograd-doctor")
 ENTRY_POINTS = [[EXE], [sys.executable, "-m", "autograd_doctor"]]
@@ -61,16 +65,15 @@ sys.exit(int(sys.argv[1]) if len(sys.argv) > 1 else 0)
 """
 
 
-@pytest.mark.parametrize("code", ["0", "3"])
-def test_script_runs_as_python_would(tmp_path: Path, code: str) -> None:
+def test_script_runs_as_python_would(tmp_path: Path) -> None:
     sub = tmp_path / "proj"
     sub.mkdir()
     (sub / "s.py").write_text(SCRIPT_ENV)
-    plain = subprocess.run([sys.executable, "proj/s.py", code, "--flag"], cwd=tmp_path,
+    plain = subprocess.run([sys.executable, "proj/s.py", "3", "--flag"], cwd=tmp_path,
                            capture_output=True, text=True)
-    doc = cli("run", "proj/s.py", code, "--flag", cwd=tmp_path)
+    doc = cli("run", "proj/s.py", "3", "--flag", cwd=tmp_path)
     assert doc.stdout == plain.stdout
-    assert doc.returncode == plain.returncode == int(code)
+    assert doc.returncode == plain.returncode == 3
 
 
 def test_module_runs_as_python_dash_m(tmp_path: Path) -> None:
@@ -96,9 +99,8 @@ def test_other_errors_fail_exactly_as_under_python(tmp_path: Path) -> None:
 
 def test_diagnosis_then_short_traceback_and_exit_1(tmp_path: Path) -> None:
     (tmp_path / "train.py").write_text(carried_state.BROKEN)
-    out = cli("run", "train.py", cwd=tmp_path)
-    assert out.returncode == 1
-    err = out.stderr
+    code, err = cli_output(tmp_path, ["run", "train.py"])
+    assert code == 1
     assert "[backward-twice: carried-state]" in err
     assert "culprit    h (local), assigned at train.py:11" in err
     assert "+    h = h.detach()" in err
@@ -109,9 +111,10 @@ def test_diagnosis_then_short_traceback_and_exit_1(tmp_path: Path) -> None:
 
 def test_json_report_follows_the_contract(tmp_path: Path) -> None:
     (tmp_path / "train.py").write_text(carried_state.BROKEN)
-    out = cli("run", "-o", "r.json", "train.py", cwd=tmp_path)
+    code, _ = cli_output(tmp_path, ["run", "-o", "r.json", "train.py"])
     report = json.loads((tmp_path / "r.json").read_text())
-    assert out.returncode == report["exit_code"] == 1
+    validate(report)
+    assert code == report["exit_code"] == 1
     assert report["version"] == 1 and report["tool"]["name"] == "autograd-doctor"
     assert report["command"] == "run" and report["status"] == "diagnosed"
     finding = report["findings"][0]
@@ -133,23 +136,22 @@ def test_fix_applies_and_verifies(tmp_path: Path) -> None:
 
 def test_show_rerenders_a_saved_report(tmp_path: Path) -> None:
     (tmp_path / "train.py").write_text(carried_state.BROKEN)
-    cli("run", "-o", "r.json", "train.py", cwd=tmp_path)
-    shown = cli("show", "r.json", cwd=tmp_path)
-    assert shown.returncode == 0 and "carried-state" in shown.stderr
-    assert cli("show", "missing.json", cwd=tmp_path).returncode == 2
+    cli_output(tmp_path, ["run", "-o", "r.json", "train.py"])
+    code, shown = cli_output(tmp_path, ["show", "r.json"])
+    assert code == 0 and "carried-state" in shown
+    assert cli_output(tmp_path, ["show", "missing.json"])[0] == 2
 
 
-def test_explain_lists_and_explains_categories() -> None:
-    listing = cli("explain")
-    assert listing.returncode == 0 and "carried-state" in listing.stdout
-    one = cli("explain", "carried-state")
-    assert one.returncode == 0 and "--- broken ---" in one.stdout and "h.detach()" in one.stdout
+def test_explain_lists_and_explains_categories(tmp_path: Path) -> None:
+    code, listing = cli_output(tmp_path, ["explain"])
+    assert code == 0 and "carried-state" in listing
+    code, one = cli_output(tmp_path, ["explain", "carried-state"])
+    assert code == 0 and "--- broken ---" in one and "h.detach()" in one
     # One cause seen as two kinds of failure: both are explained.
-    assert "[backward-twice: carried-state]" in one.stdout
-    assert "[graph-growth: carried-state]" in one.stdout
-    family = cli("explain", "backward-twice")
-    assert family.returncode == 0 and "causes: " in family.stdout
-    assert cli("explain", "no-such-thing").returncode == 2
+    assert "[backward-twice: carried-state]" in one and "[graph-growth: carried-state]" in one
+    code, family = cli_output(tmp_path, ["explain", "backward-twice"])
+    assert code == 0 and "causes: " in family
+    assert cli_output(tmp_path, ["explain", "no-such-thing"])[0] == 2
 
 
 def test_importing_the_package_does_not_import_torch() -> None:

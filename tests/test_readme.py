@@ -2,7 +2,7 @@
 
 Each `<!-- output: run|json PATH -->` marker is followed by a code block that must equal what
 `autograd-doctor run` prints for PATH today (paths made relative to the repository).
-`python tests/test_readme.py --write [--bench FILE]` refreshes the blocks (and the cost table
+`python -m tests.test_readme --write [--bench FILE]` refreshes the blocks (and the cost table
 from `benchmarks/overhead.py --json FILE`).
 """
 
@@ -11,12 +11,13 @@ from __future__ import annotations
 import json
 import os
 import re
-import subprocess
 import sys
 import tempfile
 from pathlib import Path
 
 import pytest
+
+from tests.support.runs import cli_output
 
 ROOT = Path(__file__).resolve().parent.parent
 README = ROOT / "README.md"
@@ -24,17 +25,16 @@ MARKER = re.compile(r"<!-- output: (run|json) (\S+) -->\n```\n(.*?)```\n", re.S)
 
 
 def produce(mode: str, path: str) -> str:
-    env = {**os.environ, "PYTHONUNBUFFERED": "1"}
-    cmd = [sys.executable, "-m", "autograd_doctor", "run"]
+    """What `autograd-doctor run PATH` prints from the repository's root (run in this
+    process, stdout and stderr in the order a terminal shows them)."""
+    unload = ROOT / Path(path).parent
     with tempfile.TemporaryDirectory() as tmp:
         if mode == "json":
-            cmd += ["-o", str(Path(tmp) / "report.json"), path]
-            subprocess.run(cmd, cwd=ROOT, env=env, capture_output=True, text=True, timeout=300)
-            text = json.dumps(json.loads((Path(tmp) / "report.json").read_text()), indent=2)
+            report = Path(tmp) / "report.json"
+            cli_output(ROOT, ["run", "-o", str(report), path], unload)
+            text = json.dumps(json.loads(report.read_text()), indent=2)
         else:
-            out = subprocess.run(cmd + [path], cwd=ROOT, env=env, stdout=subprocess.PIPE,
-                                 stderr=subprocess.STDOUT, text=True, timeout=300)
-            text = out.stdout
+            text = cli_output(ROOT, ["run", path], unload)[1]
     text = text.replace(str(ROOT) + os.sep, "")
     return "\n".join(line.rstrip() for line in text.rstrip("\n").splitlines()) + "\n"
 
@@ -45,7 +45,7 @@ def blocks() -> list[tuple[str, str, str]]:
 
 @pytest.mark.parametrize("mode,path,shown", blocks(), ids=[f"{m}:{p}" for m, p, _ in blocks()])
 def test_readme_shows_current_output(mode: str, path: str, shown: str) -> None:
-    assert produce(mode, path) == shown, "refresh with: python tests/test_readme.py --write"
+    assert produce(mode, path) == shown, "refresh with: python -m tests.test_readme --write"
 
 
 def bench_table(data: dict[str, dict[str, float]]) -> str:

@@ -72,9 +72,11 @@ def is_slow(case: Path) -> bool:
 
 
 @contextlib.contextmanager
-def isolated(work: Path) -> Iterator[None]:
-    """Run in `work` as a fresh `python` would: the case's modules unloaded afterwards, and
-    torch's global switches, warning filters and the working directory put back."""
+def isolated(work: Path, unload: Path | None = None) -> Iterator[None]:
+    """Run in `work` as a fresh `python` would: the case's modules (those under `unload`,
+    `work` by default) unloaded afterwards, and torch's global switches, warning filters and
+    the working directory put back."""
+    unload = unload or work
     before = set(sys.modules)
     cwd = os.getcwd()
     grad, dtype = torch.is_grad_enabled(), torch.get_default_dtype()
@@ -87,7 +89,7 @@ def isolated(work: Path) -> Iterator[None]:
         os.chdir(cwd)
         for name in set(sys.modules) - before:
             file = getattr(sys.modules[name], "__file__", None) or ""
-            if file.startswith(str(work)):
+            if file.startswith(str(unload)):
                 del sys.modules[name]
         torch.set_grad_enabled(grad)
         torch.set_default_dtype(dtype)
@@ -150,3 +152,13 @@ def apply_diff(work: Path, diff: str, file: str) -> subprocess.CompletedProcess[
     cmd = (["patch", "-p1", "--no-backup-if-mismatch"] if shutil.which("patch")
            else ["git", "apply", "-p1", "-"])
     return subprocess.run(cmd, input=diff, cwd=where, capture_output=True, text=True)
+
+
+def cli_output(cwd: Path, argv: list[str], unload: Path | None = None) -> tuple[int, str]:
+    """`autograd-doctor ARGV` in `cwd`, in this process: exit code, and stdout and stderr
+    together in the order they were written (as a terminal shows them)."""
+    both = io.StringIO()
+    with isolated(cwd, unload), contextlib.redirect_stdout(both), \
+            contextlib.redirect_stderr(both):
+        code = cli.main(argv)
+    return code, both.getvalue()
