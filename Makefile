@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test lint typecheck report-format bench clean
+.PHONY: demo test lint typecheck score report-format bench clean
 
 $(STAMP): pyproject.toml constraints.txt
 	$(PYTHON) -m venv $(VENV)
@@ -27,6 +27,10 @@ lint: $(STAMP)
 
 typecheck: $(STAMP)
 	$(BIN)/mypy --strict src/autograd_doctor
+
+score: $(STAMP)
+	$(BIN)/python -m tests.corpus.score tuned
+	$(BIN)/python -m tests.corpus.score heldout
 
 report-format: $(STAMP)
 	$(BIN)/python -m autograd_doctor.report_format --write
