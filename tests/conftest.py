@@ -22,3 +22,11 @@ def torch_is_left_alone() -> Iterator[None]:
         if active is not None:
             active.uninstall()
     assert restored, "a test left autograd-doctor installed"
+
+
+@pytest.fixture
+def children_in_process(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Replays and verification runs in the test process (see support.runs)."""
+    from tests.support.runs import child_in_process
+
+    monkeypatch.setattr("autograd_doctor.verify.runs.run_child", child_in_process)

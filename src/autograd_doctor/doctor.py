@@ -5,6 +5,7 @@ integrations/ go through here. Every stage runs behind the Doctor's Boundary.
 
 from __future__ import annotations
 
+import functools
 import sys
 import threading
 import warnings
@@ -19,16 +20,18 @@ from autograd_doctor.capture.gradients import GradientWatch, Observation, Watche
 from autograd_doctor.capture.growth import GrowthWatch
 from autograd_doctor.capture.hooks import SEEN_ATTRIBUTE, Capture, Failure, active
 from autograd_doctor.capture.ledger import BackwardRecord
-from autograd_doctor.diagnosis import Selection, classify, gather, select
+from autograd_doctor.capture.tracer import Trace, Tracer
+from autograd_doctor.diagnosis import Selection, classify, diagnose, gather, select
 from autograd_doctor.diagnosis.finding import Diagnosis
 from autograd_doctor.edits.apply import build
-from autograd_doctor.findings import Finding, OriginalError, Report
+from autograd_doctor.findings import Finding, Fix, OriginalError, Report
 from autograd_doctor.render.to_terminal import render_finding
 
 NOTE_PREFIX = "autograd-doctor"
 # Set on an exception the doctor diagnosed: (findings, reason). The exception object holds
 # its own outcome, so nothing is keyed by id() and nothing keeps the exception alive.
 OUTCOME_ATTRIBUTE = "_autograd_doctor_outcome"
+UNKNOWN_ERROR = "an error raised inside a backward call that autograd-doctor does not know yet"
 
 Announce = Callable[[Finding], None]
 
@@ -46,9 +49,11 @@ class Outcome:
 
 
 class Doctor:
-    def __init__(self, notes: bool = True, announce: Announce | None = warn) -> None:
+    def __init__(self, notes: bool = True, announce: Announce | None = warn,
+                 trace: bool = False) -> None:
         self.notes = notes  # attach the diagnosis to the user's exception
         self.announce = announce  # tell about silent findings as soon as they are made
+        self.tracer = Tracer() if trace else None  # a replay: every torch call watched
         self.boundary = Boundary()
         self.capture = Capture(on_failure=self._on_failure, on_backward=self._after_backward,
                                on_step=self._before_step, boundary=self.boundary)
@@ -65,12 +70,20 @@ class Doctor:
 
     def install(self) -> Doctor:
         self.capture.install()
+        if self.tracer is not None:
+            self.tracer.start()
         return self
 
     def uninstall(self) -> None:
+        if self.tracer is not None:
+            self.tracer.stop()
         if self.capture is active():
             self.boundary.guard("end of run", self.finish)
         self.capture.uninstall()
+
+    @property
+    def trace(self) -> Trace | None:
+        return self.tracer.trace if self.tracer is not None else None
 
     def finish(self) -> None:
         """Decide on what was watched but not yet decided (a run shorter than the window).
@@ -93,6 +106,7 @@ class Doctor:
     def _after_backward(self, capture: Capture, record: BackwardRecord, tensors: Any) -> None:
         growth = self.growth.after_backward(capture.ledger, record, tensors)
         if growth is not None:
+            growth.trace = self.trace
             self._silent("graph-growth", gather("graph-growth", growth))
 
     def _before_step(self, capture: Capture, optimizer: Any) -> None:
@@ -102,24 +116,17 @@ class Doctor:
 
     def _decide_gradients(self, watched: Watched, scopes: list[dict[str, Any]]) -> None:
         records, _ = self.capture.ledger.snapshot()
-        evidence = gather("silent-no-grad", Observation(watched, records, scopes))
-        if evidence is None:
-            return
-        if not evidence.alarm:
-            missing = evidence.missing
-            self.remarks.append(
-                f"{len(missing)} of {evidence.total} parameters handed to an optimizer "
-                f"received no gradient in the first {evidence.steps} steps: "
-                f"{', '.join(missing[:6])}{' ...' if len(missing) > 6 else ''}"
-                f" (a conditional branch or an unused layer?)")
-            return
-        self._silent("silent-no-grad", evidence)
+        evidence = gather("silent-no-grad", Observation(watched, records, scopes, self.trace,
+                                                        self.gradients.held()))
+        if evidence is not None:
+            self._silent("silent-no-grad", evidence)
 
     def _silent(self, error: str, evidence: Any) -> None:
         selection = select(error, evidence)
         self.selections.append(selection)
-        if selection.chosen is None:
-            return
+        if selection.chosen is None or any(_same_place(selection.chosen.finding, f)
+                                           for f in self.findings):
+            return  # one problem seen under two names is one finding
         finding = self._with_fix(selection.chosen)
         self.findings.append(finding)
         if self.announce is not None:
@@ -150,8 +157,13 @@ class Doctor:
     def _on_failure(self, failure: Failure) -> None:
         error = classify(failure.exception, in_backward=failure.record is not None)
         if error is None:
-            return  # an error autograd-doctor has nothing to say about
+            if failure.record is not None:
+                # Raised inside a backward call but not one of the errors we know: the
+                # report says so ("undiagnosed"), never "clean".
+                setattr(failure.exception, OUTCOME_ATTRIBUTE, Outcome((), UNKNOWN_ERROR))
+            return
         self._failed = True
+        failure.trace = self.trace
         result, problem = self.boundary.attempt("diagnosis", lambda: self._diagnose(
             error, failure))
         outcome = result or Outcome((), f"internal error in the diagnosis ({problem})")
@@ -167,20 +179,25 @@ class Doctor:
             return Outcome((), "the failing backward call was not recorded"
                            if failure.record is None and error == "backward-twice"
                            else "no cause could be placed")
-        selection = select(error, evidence)
-        self.selections.append(selection)
-        if selection.chosen is None:
+        selections = diagnose(error, evidence)
+        self.selections.extend(selections)
+        chosen = [s.chosen for s in selections if s.chosen is not None]
+        if not chosen:
             return Outcome((), "no part of the failing graph was freed by a recorded backward "
                                "call" if error == "backward-twice"
                            else "no known cause fits what was seen")
-        return Outcome((self._with_fix(selection.chosen),), "")
+        return Outcome(tuple(self._with_fix(d) for d in chosen), "")
 
     def _with_fix(self, diagnosis: Diagnosis) -> Finding:
-        remedy = diagnosis.remedy
-        if remedy is None:
+        fixes: list[Fix] = []
+        for remedy in diagnosis.remedies:
+            fix = self.boundary.guard("building the fix", functools.partial(build, remedy))
+            # An edit that changes nothing is no fix.
+            if fix is not None and fix.diff and all(f.diff != fix.diff for f in fixes):
+                fixes.append(fix)
+        if not fixes:
             return diagnosis.finding
-        fix = self.boundary.guard("building the fix", lambda: build(remedy))
-        return replace(diagnosis.finding, fix=fix) if fix is not None else diagnosis.finding
+        return replace(diagnosis.finding, fix=fixes[0], alternatives=tuple(fixes[1:]))
 
     def report(self, command: str, exit_code: int, target: str = "",
                error: BaseException | None = None, traceback: str = "") -> Report:
@@ -201,6 +218,12 @@ class Doctor:
                       reason, original, target, tuple(self.problems))
 
 
+def _same_place(a: Finding, b: Finding) -> bool:
+    ca, cb = a.culprit, b.culprit
+    return (a.error, a.category) == (b.error, b.category) and ca is not None and cb is not None \
+        and (ca.file, ca.line, ca.expression) == (cb.file, cb.line, cb.expression)
+
+
 def outcome_of(exc: BaseException) -> Outcome | None:
     """What the doctor made of this exception, if it saw it."""
     found = getattr(exc, OUTCOME_ATTRIBUTE, None)
@@ -214,9 +237,11 @@ def run(target: str, args: list[str], module: bool = False,
     return report, outcome
 
 
-def run_with_doctor(target: str, args: list[str], module: bool = False, command: str = "run"
+def run_with_doctor(target: str, args: list[str], module: bool = False, command: str = "run",
+                    trace: bool = False, quiet: bool = False
                     ) -> tuple[Report, runner.Outcome, Doctor]:
-    doctor = Doctor(notes=False, announce=_one_line).install()
+    """`quiet`: no line while the script runs (a replay or a verification run)."""
+    doctor = Doctor(notes=False, announce=None if quiet else _one_line, trace=trace).install()
     try:
         outcome = runner.run(target, args, module)
     finally:

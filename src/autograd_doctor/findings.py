@@ -17,6 +17,8 @@ TOOL_NAME = "autograd-doctor"
 TOOL_VERSION = "0.1.0"
 
 STATUSES = ("clean", "diagnosed", "undiagnosed", "error")
+# Whether a fix was run before it was shown (`Fix.status`).
+FIX_STATUSES = ("verified", "failed", "not tried")
 # What the culprit's line is (`Culprit.role`).
 ROLES = ("assigned", "written", "read", "made")
 
@@ -108,6 +110,8 @@ class Fix:
     line: int
     diff: str
     edits: tuple[Edit, ...] = ()
+    status: str = "not tried"  # FIX_STATUSES: was it run, in a scratch copy, before shown?
+    verification: str = ""  # what was run and what came of it, in a line
 
     def to_dict(self) -> dict[str, JSON]:
         return {
@@ -117,6 +121,8 @@ class Fix:
             "line": self.line,
             "diff": self.diff,
             "edits": [e.to_dict() for e in self.edits],
+            "status": self.status,
+            "verification": self.verification,
         }
 
     @classmethod
@@ -128,6 +134,8 @@ class Fix:
             line=data["line"],
             diff=data["diff"],
             edits=tuple(Edit.from_dict(e) for e in data.get("edits", ())),
+            status=data.get("status", "not tried"),
+            verification=data.get("verification", ""),
         )
 
 
@@ -149,6 +157,8 @@ class Finding:
     details: dict[str, JSON] = field(default_factory=dict)
     title: str = ""  # what happened, in words
     hint: str = ""  # what to do, in one or two sentences (the end of `message`)
+    # Other fixes that fit, in order of preference: verification tries them when `fix` fails.
+    alternatives: tuple[Fix, ...] = ()
 
     def to_dict(self) -> dict[str, JSON]:
         out: dict[str, JSON] = {
@@ -164,6 +174,8 @@ class Finding:
         }
         if self.details:
             out["details"] = self.details
+        if self.alternatives:
+            out["alternatives"] = [f.to_dict() for f in self.alternatives]
         return out
 
     @classmethod
@@ -183,6 +195,7 @@ class Finding:
             details=dict(data.get("details") or {}),
             title=data.get("title", ""),
             hint=data.get("hint", ""),
+            alternatives=tuple(Fix.from_dict(f) for f in data.get("alternatives", ())),
         )
 
 
@@ -217,6 +230,8 @@ class Report:
     # What went wrong inside autograd-doctor while the program ran (the program itself was
     # left alone): one line each.
     problems: tuple[str, ...] = ()
+    # How the traced replay went: {"status": "used" | "different failure" | ..., "seconds"}.
+    replay: dict[str, JSON] = field(default_factory=dict)
 
     def to_dict(self) -> dict[str, JSON]:
         out: dict[str, JSON] = {
@@ -235,6 +250,8 @@ class Report:
             out["reason"] = self.reason
         if self.original_error:
             out["original_error"] = self.original_error.to_dict()
+        if self.replay:
+            out["replay"] = self.replay
         return out
 
     @classmethod
@@ -252,4 +269,5 @@ class Report:
             original_error=OriginalError.from_dict(original) if original else None,
             target=data.get("target", ""),
             problems=tuple(data.get("problems", ())),
+            replay=dict(data.get("replay") or {}),
         )

@@ -56,6 +56,10 @@ def schema() -> dict[str, Any]:
             "problems": {"type": "array", "items": {"type": "string"}},
             "target": {"type": "string"},
             "reason": {"type": "string"},
+            "replay": _object(["status", "seconds"], {
+                "status": {"enum": ["used", "different failure", "different findings",
+                                    "failed"]},
+                "seconds": {"type": "number"}, "problem": {"type": "string"}}),
             "original_error": _object(["type", "message"], {
                 "type": {"type": "string"}, "message": {"type": "string"},
                 "traceback": {"type": "string"}}),

@@ -92,12 +92,20 @@ def _exit_code(exc: SystemExit) -> int:
 
 
 def user_traceback(tb: TracebackType | None) -> TracebackType | None:
-    """Drop the leading frames that belong to this package and runpy."""
+    """Drop the leading frames that belong to this package and runpy, and our wrappers
+    around torch's backward further in: what is left is the traceback python shows."""
     while tb is not None:
         name = tb.tb_frame.f_code.co_filename
         if not (name.startswith(_OWN_DIR) or "runpy" in os.path.basename(name)):
             break
         tb = tb.tb_next
+    kept = tb
+    while kept is not None:
+        after = kept.tb_next
+        while after is not None and after.tb_frame.f_code.co_filename.startswith(_OWN_DIR):
+            after = after.tb_next
+        kept.tb_next = after  # writable since Python 3.7
+        kept = after
     return tb
 
 

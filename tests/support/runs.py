@@ -25,6 +25,7 @@ import torch
 from torch.optim.optimizer import register_optimizer_step_pre_hook
 
 from autograd_doctor import runner
+from autograd_doctor.source.files import is_user_file
 from autograd_doctor.integrations import cli
 
 HERE = Path(__file__).parent
@@ -162,3 +163,31 @@ def cli_output(cwd: Path, argv: list[str], unload: Path | None = None) -> tuple[
             contextlib.redirect_stderr(both):
         code = cli.main(argv)
     return code, both.getvalue()
+
+
+def child_in_process(scratch: Any, spec: Any) -> Any:
+    """A replay or verification run (verify.child) in this process instead of a fresh
+    interpreter: the same code, without paying torch's import for every case."""
+    from autograd_doctor.verify import child
+    from autograd_doctor.verify import runs as verify_runs
+
+    data = verify_runs.spec_data(scratch, spec, "")
+    out, err = io.StringIO(), io.StringIO()
+    # A fresh interpreter would import the scratch copy's modules, not the first run's.
+    # (Only the user's: a project folder may hold a virtual environment with torch in it.)
+    theirs = {name: module for name, module in list(sys.modules.items())
+              if (file := str(getattr(module, "__file__", None) or "")).startswith(
+                  str(scratch.original)) and is_user_file(file)}
+    for name in theirs:
+        del sys.modules[name]
+    try:
+        with isolated(scratch.cwd), contextlib.redirect_stdout(out), \
+                contextlib.redirect_stderr(err):
+            # A fresh interpreter starts with torch's defaults, whatever the first run left.
+            torch.set_grad_enabled(True)
+            torch.set_default_dtype(torch.float32)
+            torch.autograd.set_detect_anomaly(False)
+            result = child.run_spec(data)
+    finally:
+        sys.modules.update(theirs)
+    return verify_runs.result_of(result)

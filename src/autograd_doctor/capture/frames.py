@@ -2,50 +2,24 @@
 
 from __future__ import annotations
 
-import os
+import collections
 import sys
-import sysconfig
 from types import FrameType
 from typing import Any
 
 import torch
 
 from autograd_doctor.graph.names import Binding, scan, structure
+from autograd_doctor.graph.objects import resolve
+from autograd_doctor.source.files import TORCH_DIR, is_own_file, is_project_file, is_user_file
 from autograd_doctor.source.places import FrameInfo
 
-TORCH_DIR = os.path.dirname(torch.__file__) + os.sep
-_OWN_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
-_PATHS = sysconfig.get_paths()
-_STDLIB_DIRS = tuple(os.path.join(p, "") for p in {_PATHS["stdlib"], _PATHS["platstdlib"]})
-_USER_FILE: dict[str, bool] = {}
+__all__ = ["TORCH_DIR", "is_own_file", "is_project_file", "is_user_file", "frame_info",
+           "user_frames",
+           "scopes_of", "live_scopes", "snapshot", "list_lengths"]
 
 # Frames looked at per backward call: enough for train() -> Trainer.fit() -> step() -> helper.
 MAX_FRAMES = 8
-
-
-def is_user_file(filename: str) -> bool:
-    known = _USER_FILE.get(filename)
-    if known is not None:
-        return known
-    if filename.startswith("<"):
-        # <stdin>, <string>, IPython cells are the user's; <frozen runpy> is not.
-        verdict = not filename.startswith("<frozen")
-    else:
-        path = os.path.abspath(filename)
-        verdict = not (
-            path.startswith(TORCH_DIR)
-            or path.startswith(_OWN_DIR)
-            or (path.startswith(_STDLIB_DIRS) and "site-packages" not in path)
-        )
-    _USER_FILE[filename] = verdict
-    return verdict
-
-
-def is_project_file(filename: str) -> bool:
-    """The user's own code: not torch, not ours, not the standard library nor an installed
-    package (where a cache in a helper module of their project lives)."""
-    return is_user_file(filename) and not filename.startswith("<") and not any(
-        part in filename for part in ("site-packages", "dist-packages"))
 
 
 def user_frames(start: FrameType | None, limit: int = MAX_FRAMES) -> list[FrameType]:
@@ -58,7 +32,7 @@ def user_frames(start: FrameType | None, limit: int = MAX_FRAMES) -> list[FrameT
         name = frame.f_code.co_filename
         if is_user_file(name):
             out.append(frame)
-        elif out and name.startswith(_OWN_DIR):
+        elif out and is_own_file(name):
             break
         frame = frame.f_back
     return out
@@ -105,14 +79,18 @@ def snapshot(frames: list[FrameType]) -> Snapshot:
         scanned.add(id(scope))
         for b in scan(scope, kind):
             bindings.append((i, b))
-            if (i, b.root) not in structures and "." not in b.root:
+            if (i, b.root) in structures:
+                continue
+            if "." not in b.root:
                 structures[(i, b.root)] = structure(scope.get(b.root))
+            elif b.expression != b.root:  # an element of a container held on an object
+                structures[(i, b.root)] = structure(resolve(b.root, [scope]))
     return tuple(bindings), structures
 
 
 def list_lengths(frames: list[FrameType]) -> dict[tuple[int, str], int]:
-    """Lengths of the lists (in locals, or on `self`) whose last element is a tensor with
-    history: a list that grows every step keeps every step's graph alive."""
+    """Lengths of the lists and deques (in locals, or on `self`) whose last element holds a
+    tensor with history: one that grows every step keeps every step's graph alive."""
     out: dict[tuple[int, str], int] = {}
     for i, frame in enumerate(frames):
         scope = frame.f_locals
@@ -121,8 +99,10 @@ def list_lengths(frames: list[FrameType]) -> dict[tuple[int, str], int]:
         if owner is not None and hasattr(owner, "__dict__"):
             items += [(f"self.{k}", v) for k, v in list(vars(owner).items())]
         for name, value in items:
-            if type(value) is list and value:
+            if type(value) in (list, collections.deque) and value:
                 last = value[-1]
+                if isinstance(last, tuple) and last:
+                    last = last[0]  # (tensor, label) pairs
                 if isinstance(last, torch.Tensor) and last.grad_fn is not None:
                     out[(i, name)] = len(value)
     return out

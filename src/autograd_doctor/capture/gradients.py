@@ -3,6 +3,8 @@
 Before each of the first optimizer steps, note which parameters handed to the optimizer
 (with requires_grad) hold a gradient; say when it is time to decide (silent_no_grad's
 evidence does). Cost: one pass over the parameters per step, for the first STEPS steps only.
+What a decision needs is copied at the first step (names, shapes, who holds the optimizer),
+so that an optimizer that is gone (a `main()` that returned) is still decided at exit.
 """
 
 from __future__ import annotations
@@ -13,14 +15,16 @@ import weakref
 from dataclasses import dataclass, field
 from typing import Any
 
-from autograd_doctor.capture.frames import user_frames
+from autograd_doctor.capture.frames import scopes_of, user_frames
 from autograd_doctor.graph.names import parameter_names
+from autograd_doctor.graph.objects import names_holding
 
 STEPS = 10  # steps observed per optimizer before deciding
 EARLY = 3  # steps after which "nothing at all" is already certain
 # Fewer steps than this say nothing: an LBFGS-style optimizer computes its first gradients
 # inside its first step, after the hook has looked.
 AT_LEAST = 2
+MAX_WATCHED = 256  # optimizers remembered (inner-loop optimizers come and go)
 
 
 @dataclass
@@ -28,16 +32,28 @@ class Watched:
     # Weak, and no frames kept: watching must not keep an optimizer's state, or the
     # tensors a step's locals held, alive.
     optimizer: weakref.ref[Any]
+    index: int = 0  # in the order optimizers were first stepped
     steps: int = 0
     got: dict[int, bool] = field(default_factory=dict)
     names: dict[int, str] = field(default_factory=dict)
+    shapes: dict[int, list[int]] = field(default_factory=dict)  # of the trainable parameters
     files: list[str] = field(default_factory=list)  # the user's files on the stack at step 1
+    holders: set[str] = field(default_factory=set)  # names that held the optimizer (`opt`)
     decided: bool = False
+
+    def name(self, key: int) -> str:
+        """The parameter as the user's code names it, or by its place in the optimizer."""
+        if key in self.names:
+            return self.names[key]
+        position = list(self.shapes).index(key) if key in self.shapes else -1
+        return f"<optimizer {self.index} parameter {position} {self.shapes.get(key, [])}>"
 
 
 class GradientWatch:
     def __init__(self) -> None:
         self._watched: weakref.WeakKeyDictionary[Any, Watched] = weakref.WeakKeyDictionary()
+        # Every watch, kept after its optimizer is gone: it holds no tensor and no optimizer.
+        self._all: list[Watched] = []
         self._lock = threading.Lock()  # two threads may train two models at once
 
     def before_step(self, optimizer: Any) -> Watched | None:
@@ -45,7 +61,9 @@ class GradientWatch:
         with self._lock:
             w = self._watched.get(optimizer)
             if w is None:
-                w = self._watched[optimizer] = Watched(weakref.ref(optimizer))
+                w = self._watched[optimizer] = Watched(weakref.ref(optimizer), len(self._all))
+                self._all.append(w)
+                del self._all[:-MAX_WATCHED]
             if w.decided:
                 return None
             w.decided = self._record(w, optimizer)
@@ -53,15 +71,18 @@ class GradientWatch:
 
     def _record(self, w: Watched, optimizer: Any) -> bool:
         """Note this step's gradients; True when it is time to decide."""
-        if not w.names:
-            frames = user_frames(sys._getframe(1))
-            w.names = parameter_names([f.f_locals for f in frames] +
-                                      [f.f_globals for f in frames])
-            w.files = list(dict.fromkeys(f.f_code.co_filename for f in frames))
+        if w.steps == 0:
+            scopes = scopes_of(user_frames(sys._getframe(3)))
+            w.names = parameter_names(scopes)
+            w.holders = names_holding(optimizer, scopes)
+            w.files = list(dict.fromkeys(f.f_code.co_filename
+                                         for f in user_frames(sys._getframe(3))))
         w.steps += 1
         for group in optimizer.param_groups:
             for p in group["params"]:
                 if p.requires_grad:
+                    if id(p) not in w.shapes:
+                        w.shapes[id(p)] = list(p.shape)
                     # A gradient that is exactly zero is still a gradient (a WGAN critic's
                     # last bias gets 0 every step); an unreached one stays None, even under
                     # zero_grad(set_to_none=False).
@@ -70,15 +91,24 @@ class GradientWatch:
         return w.steps >= STEPS or (nothing and w.steps >= EARLY)
 
     def pending(self) -> list[Watched]:
-        """Watches not yet decided that have seen enough steps to say something (each is
-        handed out once)."""
+        """Watches not yet decided that have seen enough steps to say something, their
+        optimizers alive or not (each is handed out once)."""
         with self._lock:
-            found = [w for w in self._watched.values() if not w.decided and w.steps >= AT_LEAST]
+            found = [w for w in self._all if not w.decided and w.steps >= AT_LEAST]
             for w in found:
                 w.decided = True
             return found
 
+    def held(self) -> set[int]:
+        """id() of every parameter any watched optimizer holds."""
+        with self._lock:
+            return {k for w in self._all for k in w.shapes}
 
+    def received(self) -> dict[str, bool]:
+        """Every watched parameter (by name) and whether it received a gradient in the steps
+        watched: what a fix must not take away."""
+        with self._lock:
+            return {w.name(k): got for w in self._all for k, got in w.got.items()}
 
 
 @dataclass
@@ -89,3 +119,5 @@ class Observation:
     watched: Watched
     records: tuple[Any, ...]  # BackwardRecord
     scopes: list[dict[str, Any]]
+    trace: Any = None  # capture.tracer.Trace, when this run is a replay
+    held: set[int] = field(default_factory=set)  # parameters any watched optimizer holds

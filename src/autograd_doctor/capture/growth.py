@@ -37,6 +37,8 @@ class Growth:
     bytes_held: int
     lengths: list[int] = field(default_factory=list)
     structure: str = "T"  # of the growing value (see graph.names.structure)
+    trace: Any = None  # capture.tracer.Trace, when this run is a replay
+    element: str = ""  # for a value in a container, its own expression (`metrics['nll']`)
 
 
 Key = tuple[str, str, int, str]
@@ -48,6 +50,7 @@ class GrowthWatch:
         self.streak: dict[Key, int] = {}
         self.lengths: dict[Key, list[int]] = {}
         self.reported: set[str] = set()  # expressions already reported (once is enough)
+        self.reported_nodes: set[Node] = set()  # ... and the values, under whatever name
         self._lock = threading.Lock()  # two threads may train two models at once
 
     def after_backward(self, ledger: Ledger, record: BackwardRecord, tensors: Any
@@ -63,8 +66,14 @@ class GrowthWatch:
             self.sizes.append(len(walk(roots)))
         if number > CHECK_FIRST and number % EVERY:
             return None
+        if record.higher_order:
+            return None  # a second-order inner step: its graph grows within the step on purpose
         records, _ = ledger.snapshot()
-        previous = [r for r in records if r.order < record.order and r.thread == record.thread]
+        # Growth is from one training step to the next: compare with the last call of an
+        # earlier step (an optimizer step in between), or the last call when nothing steps.
+        previous = [r for r in records if r.order < record.order and r.thread == record.thread
+                    and not r.higher_order and (r.steps_before < record.steps_before
+                                                or ledger.steps == 0)]
         if not previous:
             return None
         before = max(previous, key=lambda r: r.order)
@@ -82,15 +91,23 @@ class GrowthWatch:
             grew = reaches(b.node, prior)
             self.streak[key] = self.streak.get(key, 0) + 1 if grew else 0
             name = b.root if b.expression.startswith(b.root + "[") else b.expression
-            if self.streak[key] >= IN_A_ROW and name not in self.reported:
+            if self.streak[key] >= IN_A_ROW and name not in self.reported and not any(
+                    node is b.node or reaches(b.node, node, hops=64)
+                    for node in self.reported_nodes):
+                # One growing value under two names (`self.memory`, `trainer.memory`) is
+                # reported once: its chain reaches the one reported already.
                 self.reported.add(name)
+                self.reported_nodes.add(b.node)
                 graph = walk([b.node])
-                in_backward = bool(roots) and b.node in set(walk(roots))
+                traversed = set(walk(roots)) if roots else set()
+                # The loss may read the value before this step's update of it (the update
+                # comes after backward): its previous value is then what backward goes into.
+                in_backward = b.node in traversed or prior in traversed
                 size_now = len(walk(roots)) if in_backward else len(graph)
                 structure = record.structures.get((i, b.root), "T") if name == b.root else "T"
                 return Growth("chain", name, record.frames[i], record, in_backward,
                               list(self.sizes), size_now, saved_bytes(graph),
-                              structure=structure)
+                              structure=structure, element=b.expression)
         return None
 
     def _lists(self, record: BackwardRecord, before: BackwardRecord) -> Growth | None:

@@ -27,6 +27,7 @@ from autograd_doctor.boundary import Boundary
 from autograd_doctor.capture.frames import (
     TORCH_DIR,
     frame_info,
+    is_own_file,
     is_user_file,
     list_lengths,
     scopes_of,
@@ -34,6 +35,7 @@ from autograd_doctor.capture.frames import (
     user_frames,
 )
 from autograd_doctor.capture.ledger import BackwardRecord, Ledger, StepRecord
+from autograd_doctor.capture.tracer import Trace
 from autograd_doctor.graph.walk import roots_of
 
 # Set on an exception once a listener has seen it (a nested backward, or the same error
@@ -51,6 +53,7 @@ class Failure:
     records: tuple[BackwardRecord, ...]  # the ledger, this thread's and others'
     steps: tuple[StepRecord, ...]
     thread: int = 0
+    trace: Trace | None = None  # the replay's full trace, when this run is a replay
 
     def scopes(self) -> list[dict[str, Any]]:
         return scopes_of(self.frames)
@@ -153,13 +156,15 @@ class Capture:
             bindings=bindings,
             structures=structures,
             retained=retained,
+            higher_order=bool(create),
             roots=roots,
             root_is_leaf=_is_leaf_call(tensors),
             thread=threading.get_ident(),
             steps_before=self.ledger.steps,
             # The counter itself, not the loss's number: a second loss built after the first
             # but before its backward must count as made before this call.
-            extra={"sequence": self.sequence_now(), "lists": list_lengths(frames)},
+            extra={"sequence": self.sequence_now(), "lists": list_lengths(frames),
+                   "tensors": _tensor_ids(tensors)},
         )
         del frames
         self.ledger.add_backward(record)
@@ -228,14 +233,15 @@ _TENSOR_METHODS = os.path.join("torch", "_tensor.py")
 
 def _called_by_torch(frame: FrameType | None) -> bool:
     """Calls torch makes itself (torch.compile tracing, reentrant checkpointing,
-    autograd.functional) are not the user's steps: leave them out of the record.
+    autograd.functional) are not the user's steps: leave them out of the record; nor is the
+    call a replay's tracer passes on, the user's own call having been recorded already.
     `loss.backward()` reaches us through torch/_tensor.py, which still counts as the user's."""
     if frame is None:
         return False
     name = frame.f_code.co_filename
     if name.endswith(_TENSOR_METHODS):
         return False
-    return not is_user_file(name) and name.startswith(TORCH_DIR)
+    return is_own_file(name) or (not is_user_file(name) and name.startswith(TORCH_DIR))
 
 
 def _parse_call(api: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> tuple[Any, Any, Any]:
@@ -250,6 +256,12 @@ def _parse_call(api: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> tupl
     values = dict(zip(names, args))
     values.update(kwargs)
     return values.get(names[0]), values.get("retain_graph"), values.get("create_graph", False)
+
+
+def _tensor_ids(tensors: Any) -> tuple[int, ...]:
+    """Which tensors a call was made on (a replay follows a loss's lineage back from them)."""
+    items = tensors if isinstance(tensors, (tuple, list)) else (tensors,)
+    return tuple(id(t) for t in items if isinstance(t, torch.Tensor))
 
 
 def _is_leaf_call(tensors: Any) -> bool:

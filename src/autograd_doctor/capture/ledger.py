@@ -33,6 +33,7 @@ class BackwardRecord:
     bindings: tuple[tuple[int, Binding], ...]  # (index into frames, binding)
     structures: dict[tuple[int, str], str]  # (frame index, name) -> sketch (graph.names.structure)
     retained: bool
+    higher_order: bool = False  # create_graph=True: part of a second-order computation
     roots: tuple[Node, ...] = ()  # only for calls that free their graph
     root_is_leaf: bool = False  # backward on a tensor that has no grad_fn
     thread: int = 0
@@ -63,7 +64,11 @@ class Ledger:
         self._order = itertools.count(1)
         self.backward_calls = 0
         self.steps = 0
+        # Calls that free their graph, and the others, kept apart: the inner-loop
+        # `autograd.grad(..., create_graph=True)` calls of a meta-learner must not push the
+        # call that freed a graph out of the record.
         self._records: deque[BackwardRecord] = deque(maxlen=MAX_RECORDS)
+        self._kept: deque[BackwardRecord] = deque(maxlen=MAX_RECORDS)
         self._steps: deque[StepRecord] = deque(maxlen=MAX_STEPS)
 
     def numbers(self) -> tuple[int, int]:
@@ -75,7 +80,7 @@ class Ledger:
 
     def add_backward(self, record: BackwardRecord) -> None:
         with self._lock:
-            self._records.append(record)
+            (self._kept if record.retained else self._records).append(record)
 
     def add_step(self, optimizer: Any, site: FrameInfo | None, sequence: int,
                  thread: int) -> StepRecord:
@@ -88,9 +93,11 @@ class Ledger:
 
     def snapshot(self) -> tuple[tuple[BackwardRecord, ...], tuple[StepRecord, ...]]:
         with self._lock:
-            return tuple(self._records), tuple(self._steps)
+            records = sorted([*self._records, *self._kept], key=lambda r: r.order)
+            return tuple(records), tuple(self._steps)
 
     def clear(self) -> None:
         with self._lock:
             self._records.clear()
+            self._kept.clear()
             self._steps.clear()

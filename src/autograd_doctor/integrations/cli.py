@@ -10,16 +10,20 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import subprocess
 import sys
-import tempfile
+import time
 from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING
 
-from autograd_doctor.findings import TOOL_VERSION, Fix, Report
+from autograd_doctor.findings import TOOL_VERSION, Report
+
+if TYPE_CHECKING:
+    from autograd_doctor.verify.fixes import Change
 
 EXIT_USAGE = 2
 EXIT_INTERNAL = 3
-MAX_FIX_ROUNDS = 3
+VERIFY_SECONDS = 120.0
+REPLAY_SECONDS = 120.0  # at least; five times the first run's time when that is longer
 
 
 @dataclass
@@ -31,6 +35,9 @@ class Options:
     format: str = "terminal"
     output: str | None = None
     fix: bool = False
+    replay: bool = True
+    verify: bool = True
+    verify_budget: float = 120.0
     category: str = ""
     report: str = ""
     # Once the user's script has run, its exit code: a failure of ours after that must not
@@ -53,9 +60,16 @@ def parser() -> argparse.ArgumentParser:
                     "fails, print which tensor, where, why, and the fix.",
     )
     _add_output(run)
+    run.add_argument("--no-replay", dest="replay", action="store_false",
+                     help="keep the first run's diagnosis: do not run the script again under "
+                          "full tracing after a failure")
+    run.add_argument("--no-verify", dest="verify", action="store_false",
+                     help="show fixes without trying them first in a scratch copy")
+    run.add_argument("--verify-budget", type=float, default=VERIFY_SECONDS, metavar="SECONDS",
+                     help=f"time for trying fixes (default {VERIFY_SECONDS:.0f} s)")
     run.add_argument("--fix", action="store_true",
-                     help="apply the proposed fix to the source, then run again to verify it "
-                          f"(up to {MAX_FIX_ROUNDS} rounds)")
+                     help="write the fix into your files, only when it was verified (your "
+                          "files are left as they were otherwise)")
     run.add_argument("-m", dest="module", metavar="MODULE", help="run a module, as python -m")
     run.add_argument("target", nargs="?", metavar="SCRIPT", help="the script to run")
     run.add_argument("args", nargs=argparse.REMAINDER, help="arguments for the script")
@@ -95,6 +109,9 @@ def parse(argv: list[str]) -> Options:
         else:
             parser().error("run needs a SCRIPT or -m MODULE")
         options.fix = ns.fix
+        options.replay = ns.replay
+        options.verify = ns.verify
+        options.verify_budget = ns.verify_budget
     elif ns.command == "explain":
         options.category = ns.category
     elif ns.command == "show":
@@ -138,9 +155,27 @@ def run(options: Options) -> int:
         emit(report, options)
         return EXIT_USAGE
     from autograd_doctor import doctor, runner
+    from autograd_doctor.verify.fixes import Baseline, verify
+    from autograd_doctor.verify.replay import replay
 
-    report, outcome = doctor.run(options.target, options.args, options.module)
+    started = time.perf_counter()
+    report, outcome, first = doctor.run_with_doctor(options.target, options.args,
+                                                    options.module)
     options.outcome_code = report.exit_code
+    baseline = Baseline(first.gradients.received(), first.capture.ledger.steps)
+    if options.replay and report.status in ("diagnosed", "undiagnosed") \
+            and report.reason != doctor.UNKNOWN_ERROR:  # a replay knows no more error kinds
+        print("autograd-doctor: running the script again under full tracing to place the "
+              "cause exactly (--no-replay skips this)", file=sys.stderr)
+        budget = max(REPLAY_SECONDS, 5 * (time.perf_counter() - started))
+        report = replay(report, options.target, options.args, options.module, budget)
+    change: Change | None = None
+    if options.verify and any(f.fix for f in report.findings):
+        print("autograd-doctor: trying the fix in a scratch copy of your files before showing "
+              "it (--no-verify skips this)", file=sys.stderr)
+        report, change = verify(report, options.target, options.args, options.module,
+                                baseline, options.verify_budget)
+    report = _in_order(report)
     error = outcome.error
     if error is not None and report.original_error is None:
         sys.stderr.write(outcome.traceback)  # not an autograd error: fail exactly as python
@@ -150,63 +185,58 @@ def run(options: Options) -> int:
     if error is not None and report.original_error is not None:
         sys.stderr.write("\n" + runner.format_error(error, limit_to_user=True))
     if options.fix and report.status == "diagnosed":
-        return fix_and_verify(options, report)
+        return write_fix(change)
     return report.exit_code
 
 
-def fix_and_verify(options: Options, report: Report) -> int:
-    """Apply each finding's fix, run again in a fresh interpreter, repeat while it helps."""
-    from autograd_doctor.edits.apply import FixError
+def _in_order(report: Report) -> Report:
+    """Diffs a reader can apply one after the other, in the order the findings are shown."""
+    from autograd_doctor.edits.apply import chained
 
-    for round_number in range(1, MAX_FIX_ROUNDS + 1):
-        fixes = [f.fix for f in report.findings if f.fix is not None]
-        if not fixes:
-            print("autograd-doctor: no fix to apply", file=sys.stderr)
-            return 1
+    fixed = [f for f in report.findings if f.fix is not None]
+    if len(fixed) < 2:
+        return report
+    diffs = iter(chained([f.fix for f in fixed if f.fix is not None]))
+    return replace(report, findings=tuple(replace(f, fix=next(diffs)) if f.fix else f
+                                          for f in report.findings))
+
+
+def write_fix(change: Change | None) -> int:
+    """--fix: write the verified change, or nothing. Every file is checked against what was
+    verified first; if writing one fails, every file written is put back."""
+    if change is None or not change.after:
+        print("autograd-doctor: no verified fix to apply; your files are unchanged",
+              file=sys.stderr)
+        return 1
+    current: dict[str, str] = {}
+    for file in change.after:
         try:
-            files = _write(*fixes)
-        except FixError as exc:
-            print(f"autograd-doctor: could not apply the fix: {exc}", file=sys.stderr)
-            return 1
-        strategies = ", ".join(f.strategy for f in fixes)
-        print(f"autograd-doctor: applied {strategies} to {', '.join(files)}", file=sys.stderr)
-        print(f"autograd-doctor: verifying (run {round_number + 1}) ...", file=sys.stderr)
-        report = _rerun(options)
-        if report.status == "clean" and report.exit_code == 0:
-            print("autograd-doctor: verified: the fixed script ran to completion with no "
-                  "findings", file=sys.stderr)
-            return 0
-        if report.status != "diagnosed":
-            print(f"autograd-doctor: the fixed script still fails (exit {report.exit_code})",
+            with open(file, encoding="utf-8") as handle:
+                current[file] = handle.read()
+        except OSError as exc:
+            print(f"autograd-doctor: can't read {file} ({exc}); your files are unchanged",
                   file=sys.stderr)
-            return report.exit_code or 1
-    return 1
-
-
-def _write(*fixes: Fix) -> list[str]:
-    """Apply fixes to the user's files. Returns the files written."""
-    from autograd_doctor.edits.apply import apply
-
-    contents = apply(*fixes)
-    for file, text in contents.items():
-        with open(file, "w", encoding="utf-8") as handle:
-            handle.write(text)
-    return sorted(contents)
-
-
-def _rerun(options: Options) -> Report:
-    with tempfile.TemporaryDirectory() as tmp:
-        out = os.path.join(tmp, "report.json")
-        cmd = [sys.executable, "-m", "autograd_doctor", "run", "--format", "json", "-o", out]
-        cmd += ["-m", options.target] if options.module else [options.target]
-        cmd += options.args
-        subprocess.run(cmd, check=False)
-        with open(out, encoding="utf-8") as handle:
-            report = Report.from_dict(json.load(handle))
-    from autograd_doctor.render import render
-
-    sys.stderr.write(render(report, "terminal"))
-    return report
+            return 1
+        if current[file] != change.before[file]:
+            print(f"autograd-doctor: {file} changed since the run; nothing was written (run "
+                  f"again to get a fix for it as it is now)", file=sys.stderr)
+            return 1
+    written: list[str] = []
+    try:
+        for file, text in change.after.items():
+            with open(file, "w", encoding="utf-8") as handle:
+                handle.write(text)
+            written.append(file)
+    except OSError as exc:
+        for file in written:
+            with open(file, "w", encoding="utf-8") as handle:
+                handle.write(current[file])
+        print(f"autograd-doctor: could not write {exc.filename} ({exc.strerror}); every file "
+              f"was put back as it was", file=sys.stderr)
+        return 1
+    print(f"autograd-doctor: applied the verified fix to {', '.join(sorted(written))}",
+          file=sys.stderr)
+    return 0
 
 
 def explain(options: Options) -> int:

@@ -16,9 +16,15 @@ def render_terminal(report: Report) -> str:
     for finding in report.findings:
         out.extend(render_finding(finding))
         out.append("")
-    if report.command == "run" and report.target and any(f.fix for f in report.findings):
-        out.append(f"  apply and verify the fix: autograd-doctor run --fix {report.target}")
-        out.append("")
+    fixes = [f.fix for f in report.findings if f.fix is not None]
+    if report.command == "run" and report.target and fixes:
+        if all(fix.status == "verified" for fix in fixes):
+            out.append(f"  apply the verified fix: autograd-doctor run --fix {report.target}")
+            out.append("")
+        elif all(fix.status == "not tried" for fix in fixes):
+            out.append(f"  verify and apply the fix: autograd-doctor run --fix "
+                       f"{report.target}")
+            out.append("")
     for note in report.notes:
         out.extend(_wrap(f"note: {note}", "autograd-doctor: "))
     for problem in report.problems:
@@ -59,7 +65,10 @@ def render_finding(finding: Finding) -> list[str]:
     if finding.fix:
         fix = finding.fix
         lines.append("")
-        lines.append(f"  fix ({fix.strategy}): {fix.description}")
+        status = {"verified": ", verified", "failed": ", NOT verified"}.get(fix.status, "")
+        lines.append(f"  fix ({fix.strategy}{status}): {fix.description}")
+        if fix.status == "failed" and fix.verification:
+            lines.extend(_wrap(f"({fix.verification})", "  "))
         lines.extend("    " + line for line in fix.diff.rstrip("\n").splitlines())
     return lines
 

@@ -1,0 +1,320 @@
+"""The replay's full trace: what only watching every torch call shows. Used when a script is
+run again after a failure (never on the first, cheap run).
+
+A TorchFunctionMode sees every Python-level torch call (tensor methods, functions, the `.data`
+getter, grad-mode switches) and records:
+- where each graph node was made: the user's frames at its creation, in `node.metadata`;
+- every crossing out of autograd: a call whose tensor inputs require grad and whose tensor
+  outputs do not (under no_grad, `.detach()`, `.data`, a non-differentiable op), values that
+  leave torch (`.item()`, `.tolist()`, `.numpy()`) and tensors built from Python data, and
+  where grad mode was last switched off;
+- a bounded dataflow record (which call made which tensor from which), to walk back from a
+  loss with no history to where its lineage left autograd.
+A TorchDispatchMode below it sees every aten op, so also the writes that happen inside a
+library call (`F.leaky_relu(..., inplace=True)`, `nn.Embedding(max_norm=...)` renormalising
+its weight, an optimizer's `_foreach_add_`): each in-place write with the tensor's version
+before and after, the user's frames and whether an optimizer step made it. PyTorch's global
+module hooks say which modules ran, and in which grad mode.
+"""
+
+from __future__ import annotations
+
+import sys
+import threading
+import weakref
+from collections import OrderedDict, deque
+from dataclasses import dataclass, field
+from types import FrameType
+from typing import Any
+
+import torch
+from torch.optim.optimizer import (
+    register_optimizer_step_post_hook,
+    register_optimizer_step_pre_hook,
+)
+from torch.overrides import TorchFunctionMode
+from torch.utils._python_dispatch import TorchDispatchMode
+
+from autograd_doctor.source.files import is_user_file
+from autograd_doctor.source.places import FrameInfo
+
+SITE_KEY = "autograd_doctor_site"
+MAX_FLOW = 100_000  # tensor ids whose dataflow is kept (the most recently used)
+MAX_PER_ID = 16  # tensors made under one id that are remembered (the latest)
+MAX_SITE_FRAMES = 6
+MAX_SOURCES = 64  # crossings that keep their inputs' graphs (the most recent)
+LEAVING = frozenset({"item", "tolist", "numpy", "__float__", "__int__", "__bool__"})
+FROM_PYTHON = frozenset({"tensor", "as_tensor", "from_numpy", "Tensor", "FloatTensor",
+                         "scalar_tensor", "full", "new_tensor"})
+NON_DIFFERENTIABLE = frozenset({"argmax", "argmin", "round", "floor", "ceil", "sign", "long",
+                                "int", "bool", "argsort", "searchsorted", "bucketize", "eq",
+                                "ne", "gt", "lt", "ge", "le", "__eq__", "__ne__", "__gt__",
+                                "__lt__", "__ge__", "__le__", "topk", "sort", "max", "min",
+                                "unique", "nonzero", "where", "heaviside", "to", "type",
+                                "float", "double", "half"})
+
+Site = tuple[FrameInfo, ...]  # user frames, innermost first
+
+
+@dataclass
+class Write:
+    """An in-place write seen during the replay."""
+
+    op: str
+    shape: tuple[int, ...]
+    version_before: int
+    version_after: int
+    site: Site
+    in_step: bool  # made by an optimizer step
+    grad_enabled: bool
+    node_before: Any  # the written tensor's grad_fn before the write (None for a leaf)
+    leaf: Any  # weakref to the written tensor when it is a leaf (a parameter)
+    order: int
+
+
+@dataclass
+class Crossing:
+    """A call whose tensor inputs require grad and whose results do not, or that takes
+    values out of torch, or builds a tensor from Python data."""
+
+    kind: str  # "no-grad", "detach", "data", "non-differentiable", "leaves-torch", "from-python"
+    op: str
+    site: Site
+    outputs: tuple[int, ...]  # ids of the tensors it made
+    order: int
+    grad_off: Site = ()  # for "no-grad": where grad mode was switched off
+    # What the inputs that required grad hung from (their graph nodes, or the leaves
+    # themselves), so a later question "did this cut off those parameters?" is answered
+    # from the graph, not from ids that Python reuses. Kept for the latest crossings only.
+    sources: tuple[Any, ...] = ()
+
+
+@dataclass
+class Flow:
+    op: str
+    inputs: tuple[int, ...]
+    site: Site
+    crossing: Crossing | None = None
+    order: int = 0  # when it was made, among every call the trace saw
+
+
+@dataclass
+class Trace:
+    writes: list[Write] = field(default_factory=list)
+    crossings: list[Crossing] = field(default_factory=list)
+    # id(tensor) -> how the tensors with that id were made, oldest first (Python reuses the
+    # id of a dead tensor), each with a weakref to tell whether it is still that tensor.
+    flow: OrderedDict[int, list[tuple[weakref.ref[Any], Flow]]] = field(
+        default_factory=OrderedDict)
+    modules_called: dict[int, tuple[bool, bool]] = field(default_factory=dict)  # id -> modes
+
+    def made(self, tensor: torch.Tensor) -> Flow | None:
+        entries = self.flow.get(id(tensor))
+        return entries[-1][1] if entries and entries[-1][0]() is tensor else None
+
+    def flow_of(self, key: int, before: int | None = None) -> Flow | None:
+        """How the tensor with this id was made: the live one's, or with `before` (the order
+        of a call that took it as an input), the one that call took, alive or not: the
+        latest made before that call (while that input lived, no other tensor had its id)."""
+        entries = self.flow.get(key)
+        if not entries:
+            return None
+        if before is None:
+            return entries[-1][1] if entries[-1][0]() is not None else None
+        return next((f for _, f in reversed(entries) if f.order < before), None)
+
+
+def site_of(node: Any) -> Site | None:
+    """Where the user's code made this graph node (replay only)."""
+    try:
+        found = node.metadata.get(SITE_KEY)
+    except (AttributeError, RuntimeError):
+        return None
+    return found if isinstance(found, tuple) else None
+
+
+def user_site(frame: FrameType | None) -> Site:
+    out: list[FrameInfo] = []
+    while frame is not None and len(out) < MAX_SITE_FRAMES:
+        code = frame.f_code
+        if is_user_file(code.co_filename):
+            out.append(FrameInfo(code.co_filename, frame.f_lineno or 0, code.co_name,
+                                 code.co_firstlineno))
+        frame = frame.f_back
+    return tuple(out)
+
+
+def _name(func: Any) -> str:
+    name = getattr(func, "__name__", "") or str(func)
+    if name == "__get__":  # a property getter: `.data`, `.T`...
+        owner = getattr(func, "__self__", None)
+        name = getattr(owner, "__name__", name)
+    return str(name)
+
+
+def _tensors(value: Any, depth: int = 2) -> list[torch.Tensor]:
+    if isinstance(value, torch.Tensor):
+        return [value]
+    if depth > 0 and isinstance(value, (list, tuple)):
+        return [t for v in value for t in _tensors(v, depth - 1)]
+    return []
+
+
+_WRITES: dict[Any, tuple[int, ...]] = {}
+
+
+def _written_arguments(func: Any) -> tuple[int, ...]:
+    """Positions of the arguments an aten op writes (its schema says so: `Tensor(a!)`)."""
+    found = _WRITES.get(func)
+    if found is None:
+        try:
+            arguments = func._schema.arguments
+        except AttributeError:
+            arguments = []
+        found = _WRITES[func] = tuple(i for i, a in enumerate(arguments)
+                                      if a.alias_info is not None and a.alias_info.is_write)
+    return found
+
+
+class _Writes(TorchDispatchMode):
+    """Below autograd: every aten op that writes a tensor in place, wherever it was called."""
+
+    def __init__(self, tracer: Tracer) -> None:
+        super().__init__()
+        self.tracer = tracer
+
+    def __torch_dispatch__(self, func: Any, types: Any, args: tuple[Any, ...] = (),
+                           kwargs: dict[str, Any] | None = None) -> Any:
+        kwargs = kwargs or {}
+        positions = _written_arguments(func)
+        if not positions or threading.get_ident() != self.tracer._thread:
+            return func(*args, **kwargs)
+        written = [t for i in positions if i < len(args) for t in _tensors(args[i])]
+        versions = [t._version for t in written]
+        nodes = [t.grad_fn for t in written]
+        result = func(*args, **kwargs)
+        self.tracer._wrote(str(func), written, versions, nodes)
+        return result
+
+
+class Tracer(TorchFunctionMode):
+    def __init__(self) -> None:
+        super().__init__()
+        self.trace = Trace()
+        self._order = 0
+        self._in_step = 0
+        self._inside = threading.local()
+        self._handles: list[Any] = []
+        self._thread = threading.get_ident()
+        self._writes = _Writes(self)
+        self._grad_off: Site = ()
+        self._sourced: deque[Crossing] = deque()
+
+    # -- installation ------------------------------------------------------------------
+
+    def start(self) -> None:
+        self._handles = [
+            register_optimizer_step_pre_hook(self._step_begins),
+            register_optimizer_step_post_hook(self._step_ends),
+            torch.nn.modules.module.register_module_forward_pre_hook(self._module_called),
+        ]
+        self.__enter__()
+        self._writes.__enter__()
+
+    def stop(self) -> None:
+        self._writes.__exit__(None, None, None)
+        self.__exit__(None, None, None)
+        for handle in self._handles:
+            handle.remove()
+        self._handles = []
+
+    def _step_begins(self, *args: Any) -> None:
+        self._in_step += 1
+
+    def _step_ends(self, *args: Any) -> None:
+        self._in_step = max(0, self._in_step - 1)
+
+    def _module_called(self, module: Any, args: Any) -> None:
+        grad, before = torch.is_grad_enabled(), self.trace.modules_called.get(id(module))
+        with_grad, without = before if before else (False, False)
+        self.trace.modules_called[id(module)] = (with_grad or grad, without or not grad)
+
+    # -- every torch call ----------------------------------------------------------------
+
+    def __torch_function__(self, func: Any, types: Any, args: tuple[Any, ...] = (),
+                           kwargs: dict[str, Any] | None = None) -> Any:
+        kwargs = kwargs or {}
+        if getattr(self._inside, "busy", False) or threading.get_ident() != self._thread:
+            return func(*args, **kwargs)
+        name = _name(func)
+        if name == "_set_grad_enabled" and args and args[0] is False:
+            self._grad_off = user_site(sys._getframe(1))
+        result = func(*args, **kwargs)
+        self._inside.busy = True
+        try:
+            self._record(name, args, kwargs, result)
+        finally:
+            self._inside.busy = False
+        return result
+
+    def _wrote(self, op: str, written: list[torch.Tensor], versions: list[int],
+               nodes: list[Any]) -> None:
+        self._order += 1
+        site = user_site(sys._getframe(2))
+        grad = torch.is_grad_enabled()
+        for tensor, before, node in zip(written, versions, nodes):
+            self.trace.writes.append(Write(
+                op, tuple(tensor.shape), before, tensor._version, site, self._in_step > 0,
+                grad, node, weakref.ref(tensor) if tensor.is_leaf else None, self._order))
+
+    def _record(self, name: str, args: tuple[Any, ...], kwargs: dict[str, Any],
+                result: Any) -> None:
+        self._order += 1
+        site = user_site(sys._getframe(2))
+        grad = torch.is_grad_enabled()
+        inputs = _tensors(list(args) + list(kwargs.values()))
+        outputs = [t for t in _tensors(result) if not any(t is i for i in inputs)]
+        for out in outputs:
+            node: Any = out.grad_fn
+            if node is not None and not site_of(node):
+                node.metadata[SITE_KEY] = site
+        crossing = self._crossing(name, inputs, outputs, result, site, grad)
+        if crossing is not None:
+            if crossing.kind != "from-python":
+                crossing.sources = tuple(t.grad_fn if t.grad_fn is not None else t
+                                         for t in inputs if t.requires_grad)
+                self._sourced.append(crossing)
+                if len(self._sourced) > MAX_SOURCES:
+                    self._sourced.popleft().sources = ()
+            self.trace.crossings.append(crossing)
+        if outputs:
+            flow = Flow(name, tuple(id(t) for t in inputs), site, crossing, self._order)
+            for out in outputs:
+                entries = self.trace.flow.setdefault(id(out), [])
+                entries.append((weakref.ref(out), flow))
+                del entries[:-MAX_PER_ID]
+                self.trace.flow.move_to_end(id(out))
+            while len(self.trace.flow) > MAX_FLOW:
+                self.trace.flow.popitem(last=False)
+
+    def _crossing(self, name: str, inputs: list[torch.Tensor], outputs: list[torch.Tensor],
+                  result: Any, site: Site, grad: bool) -> Crossing | None:
+        needs = any(t.requires_grad for t in inputs)
+        ids = tuple(id(t) for t in outputs)
+        if name in LEAVING and needs:
+            return Crossing("leaves-torch", name, site, ids, self._order)
+        if name in FROM_PYTHON and not any(t.requires_grad for t in inputs) and outputs:
+            return Crossing("from-python", name, site, ids, self._order)
+        if not needs or not outputs or any(t.requires_grad for t in outputs):
+            return None
+        if name == "detach":
+            kind = "detach"
+        elif name == "data":
+            kind = "data"
+        elif not grad:
+            return Crossing("no-grad", name, site, ids, self._order, self._grad_off)
+        elif name in NON_DIFFERENTIABLE or not outputs[0].is_floating_point():
+            kind = "non-differentiable"
+        else:
+            kind = "detach"
+        return Crossing(kind, name, site, ids, self._order)
