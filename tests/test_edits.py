@@ -42,6 +42,12 @@ def test_delete_and_multiline_insert() -> None:
         "x = 1\nfor i in range(3):\n    if x:\n        x = 0\n    y = x + i\n")
 
 
+def test_an_insert_where_a_deletion_starts_survives_it() -> None:
+    # A statement moved out of a block whose header line is deleted lands where the header was.
+    ops = [Move("f", 3, 3, 2, ""), Delete("f", 2, 2)]
+    assert "".join(transform(lines(SOURCE), ops)) == "x = 1\ny = x + i\n    print(y)\n"
+
+
 def test_columns_count_characters_on_a_line_with_non_ascii_text(tmp_path: Path) -> None:
     prefix = 'print("héllo, 世界", '
     text = prefix + "h)\n"

@@ -14,7 +14,7 @@ from __future__ import annotations
 import functools
 import importlib
 import pkgutil
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from types import ModuleType
 from typing import Any
 
@@ -96,6 +96,49 @@ class Selection:
     claims: tuple[str, ...]  # every category that claimed it (fallbacks aside)
     chosen: Diagnosis | None
     overlaps: tuple[tuple[str, str], ...] = ()  # pairs that both claimed it, with no order
+
+
+def diagnose(error: str, evidence: Any) -> list[Selection]:
+    """Select a cause for the evidence, or for each piece of it when the family's evidence
+    comes in pieces (one per culprit); pieces of one cause become one diagnosis whose fix
+    covers every site."""
+    pieces = evidence if isinstance(evidence, list) else [evidence]
+    selections = [select(error, piece) for piece in pieces]
+    merged: dict[str, Selection] = {}
+    for selection in selections:
+        chosen = selection.chosen
+        if chosen is None:
+            continue
+        key = chosen.finding.category
+        if key in merged and merged[key].chosen is not None:
+            merged[key] = replace(merged[key], chosen=_merge(merged[key].chosen, chosen),
+                                  overlaps=merged[key].overlaps + selection.overlaps)
+        else:
+            merged[key] = selection
+    return list(merged.values()) or selections[:1]
+
+
+def _merge(first: Diagnosis | None, other: Diagnosis) -> Diagnosis:
+    """One root cause seen at two sites: one finding, one fix with the edits of both."""
+    assert first is not None
+    culprit = other.finding.culprit
+    also = list(first.finding.details.get("also", []) or [])
+    if culprit is not None and culprit.expression not in also and (
+            first.finding.culprit is None
+            or culprit.expression != first.finding.culprit.expression):
+        also.append(culprit.expression)
+    finding = replace(first.finding, details={**first.finding.details, "also": also})
+    if not first.remedies or not other.remedies:
+        return Diagnosis(finding, first.remedies or other.remedies)
+    a, b = first.remedies[0], other.remedies[0]
+    # Two culprits of one site (a layer's weight and bias) bring the same edit twice.
+    added = tuple(op for op in b.operations if op not in a.operations)
+    if not added:
+        return Diagnosis(finding, first.remedies)
+    description = a.description if b.description == a.description \
+        else f"{a.description}; {b.description}"
+    both = replace(a, description=description, operations=a.operations + added)
+    return Diagnosis(finding, (both,))
 
 
 def outranks(winner: ModuleType, loser: ModuleType) -> bool:

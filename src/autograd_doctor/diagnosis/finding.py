@@ -23,14 +23,16 @@ class Claim:
     freeing: Location | None = None
     details: dict[str, JSON] = field(default_factory=dict)
     remedy: Remedy | None = None
+    # Other edits that fit, in order of preference, for when the first one does not train.
+    alternatives: tuple[Remedy, ...] = ()
 
 
 @dataclass(frozen=True)
 class Diagnosis:
-    """A finding, and what to change to fix it."""
+    """A finding, and what to change to fix it (the remedies in order of preference)."""
 
     finding: Finding
-    remedy: Remedy | None = None
+    remedies: tuple[Remedy, ...] = ()
 
 
 def build(error: str, title: str, claim: Claim) -> Diagnosis:
@@ -47,5 +49,5 @@ def build(error: str, title: str, claim: Claim) -> Diagnosis:
             title=title,
             hint=claim.hint,
         ),
-        claim.remedy,
+        tuple(r for r in (claim.remedy, *claim.alternatives) if r is not None),
     )

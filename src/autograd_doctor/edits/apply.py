@@ -10,7 +10,7 @@ from __future__ import annotations
 import difflib
 import os
 import textwrap
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from autograd_doctor.edits.operations import Delete, Insert, Move, Operation, Remedy, Replace
 from autograd_doctor.edits.strategies import STRATEGIES
@@ -49,7 +49,7 @@ def build(remedy: Remedy) -> Fix:
     for file, ops in by_file.items():
         old = read(file)
         new = transform(old, ops)
-        name = os.path.relpath(os.path.abspath(file), base).replace(os.sep, "/")
+        name = _relative(file, base)
         diffs.append("".join(difflib.unified_diff(
             old, new, fromfile=f"a/{name}", tofile=f"b/{name}")))
         edits.extend(_edits(user_path(file), old, new))
@@ -70,16 +70,18 @@ def transform(lines: list[str], ops: list[Operation]) -> list[str]:
         if isinstance(op, Replace):
             prims.append(_Primitive(op.line, op.col, "replace", op.end_line, op.end_col, op.text))
         elif isinstance(op, Insert):
-            prims.append(_Primitive(op.before, -1, "insert", text=_indent(op.statement, op.indent)))
+            prims.append(_Primitive(op.before, -2, "insert", text=_indent(op.statement, op.indent)))
         elif isinstance(op, Delete):
-            prims.append(_Primitive(op.start, -2, "delete", op.end))
+            prims.append(_Primitive(op.start, -1, "delete", op.end))
         elif isinstance(op, Move):
             moved = _dedent("".join(lines[op.start - 1:op.end]))
-            prims.append(_Primitive(op.before, -1, "insert", text=_indent(moved, op.indent)))
-            prims.append(_Primitive(op.start, -2, "delete", op.end))
+            prims.append(_Primitive(op.before, -2, "insert", text=_indent(moved, op.indent)))
+            prims.append(_Primitive(op.start, -1, "delete", op.end))
     out = list(lines)
-    # Bottom-up, right-to-left, so earlier coordinates stay valid. Inserts at the same line
-    # keep their given order: later ones are applied first and so end up below.
+    # Bottom-up, right-to-left, so earlier coordinates stay valid. At one line, a deletion
+    # that starts there goes before an insertion there (which would otherwise be deleted).
+    # Inserts at the same line keep their given order: later ones are applied first and so
+    # end up below.
     indexed = sorted(enumerate(prims), key=lambda p: (p[1].line, p[1].col, p[0]), reverse=True)
     for _, p in indexed:
         if p.kind == "replace":
@@ -113,15 +115,24 @@ def _edits(file: str, old: list[str], new: list[str]) -> list[Edit]:
 
 
 def apply(*fixes: Fix) -> dict[str, str]:
-    """New contents of every file the fixes edit, checking each edit's old text. All edits
-    are in the coordinates of the files as they were when the report was made."""
+    """New contents of every file the fixes edit, read from disk, checking each edit's old
+    text. All edits are in the coordinates of the files as they were when the report was
+    made."""
+    files = {e.file for fix in fixes for e in fix.edits}
+    return apply_texts({f: "".join(read(f)) for f in files}, fixes)
+
+
+def apply_texts(texts: dict[str, str], fixes: tuple[Fix, ...] | list[Fix]) -> dict[str, str]:
+    """The same on texts held in memory (`texts` maps each edited file to its content)."""
     by_file: dict[str, list[Edit]] = {}
     for fix in fixes:
         for edit in fix.edits:
             by_file.setdefault(edit.file, []).append(edit)
     out: dict[str, str] = {}
     for file, edits in by_file.items():
-        lines = read(file)
+        if file not in texts:
+            raise FixError(f"{file}: no such file to edit")
+        lines = texts[file].splitlines(keepends=True)
         ordered = sorted(edits, key=lambda e: (e.start, e.end), reverse=True)
         for later, edit in zip(ordered, ordered[1:]):
             if edit.end >= later.start and (edit.end >= edit.start or later.end >= later.start):
@@ -133,3 +144,35 @@ def apply(*fixes: Fix) -> dict[str, str]:
             lines[edit.start - 1: edit.end] = edit.text.splitlines(keepends=True)
         out[file] = "".join(lines)
     return out
+
+
+def chained(fixes: list[Fix]) -> list[Fix]:
+    """The fixes with each diff taken against the files as the fixes before it leave them, so
+    that a reader can apply the diffs of a report one after the other (two fixes near each
+    other in one file would otherwise conflict in their context lines)."""
+    out: list[Fix] = []
+    for k, fix in enumerate(fixes):
+        files = {e.file for e in fix.edits}
+        earlier = [f for f in fixes[:k] if files & {e.file for e in f.edits}]
+        if not earlier:
+            out.append(fix)
+            continue
+        try:
+            texts = {f: "".join(read(f)) for f in files | {e.file for g in earlier
+                                                          for e in g.edits}}
+            before = {**texts, **apply_texts(texts, earlier)}
+            after = {**before, **apply_texts(texts, [*earlier, fix])}
+        except (FixError, OSError):
+            out.append(fix)  # overlapping fixes: each diff stands alone, as built
+            continue
+        base = os.path.dirname(os.path.abspath(fix.file))
+        diff = "".join("".join(difflib.unified_diff(
+            before[f].splitlines(keepends=True), after[f].splitlines(keepends=True),
+            fromfile=f"a/{_relative(f, base)}", tofile=f"b/{_relative(f, base)}"))
+            for f in sorted(files))
+        out.append(replace(fix, diff=diff))
+    return out
+
+
+def _relative(file: str, base: str) -> str:
+    return os.path.relpath(os.path.abspath(file), base).replace(os.sep, "/")

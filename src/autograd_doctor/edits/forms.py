@@ -11,8 +11,13 @@ def detached(expr: str, structure: str = "T", var: str = "t") -> str:
     """The idiomatic detached form of `expr` for a value shaped like `structure`.
 
     T -> `h.detach()`; (T, T) -> `tuple(t.detach() for t in h)`; [(T, T), ...] -> a nested
-    comprehension. Unknown shapes fall back to a tensor.
+    comprehension; {T, T} -> `{k: v.detach() for k, v in h.items()}`. Unknown shapes fall
+    back to a tensor.
     """
+    if structure.startswith("{"):
+        inner = _first_element(structure)
+        key = "k" if var == "t" else f"k{var}"
+        return f"{{{key}: {detached(var, inner, var + 't')} for {key}, {var} in {expr}.items()}}"
     if structure.startswith("("):
         inner = _first_element(structure)
         return f"tuple({detached(var, inner, var + 't')} for {var} in {expr})"
@@ -26,9 +31,9 @@ def _first_element(structure: str) -> str:
     body = structure[1:-1]
     depth = 0
     for i, ch in enumerate(body):
-        if ch in "([":
+        if ch in "([{":
             depth += 1
-        elif ch in ")]":
+        elif ch in ")]}":
             depth -= 1
         elif ch == "," and depth == 0:
             return body[:i].strip()

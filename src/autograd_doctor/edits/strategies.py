@@ -10,7 +10,7 @@ from __future__ import annotations
 import ast
 
 from autograd_doctor.edits.forms import detached
-from autograd_doctor.edits.operations import Insert, Operation, Remedy, Replace, replace_node
+from autograd_doctor.edits.operations import Insert, Remedy, Replace, replace_node
 from autograd_doctor.source import patterns, reading
 
 STRATEGIES: dict[str, str] = {
@@ -18,7 +18,10 @@ STRATEGIES: dict[str, str] = {
                           "backpropagation through time)",
     "detach-on-store": "store the value without its graph (.detach() where it is stored, or "
                        "the update under torch.no_grad())",
-    "clear-after-step": "empty a per-update buffer after each optimizer step",
+    "reset-state": "reset a state kept between calls at the start of each sequence, with the "
+                   "reset the code already has",
+    "clear-after-step": "empty a per-update buffer or total after each update, so the next "
+                        "one starts afresh",
     "detach-input": "use .detach() on the input where a loss must not train what produced it",
     "sum-losses": "add two losses over one forward and call backward once",
     "retain-graph-first-call": "keep the graph for a second backward with retain_graph=True on "
@@ -37,7 +40,11 @@ STRATEGIES: dict[str, str] = {
                     "changes",
     "out-of-place": "write an in-place operation out of place",
     "inplace-false": "build an activation with inplace=False",
+    "clone-saved": "clone a tensor where one use reads it, so that an in-place write made "
+                   "elsewhere (by a layer, on its own weight) leaves the saved value intact",
     "move-out-of-no-grad": "compute what the loss needs outside torch.no_grad()",
+    "use-no-grad-context": "replace a global torch.set_grad_enabled(False) by a with "
+                           "torch.no_grad(): block, so grad mode comes back on",
     "remove-detach": "remove a .detach() or .data between the model and the loss",
     "keep-in-torch": "keep a computation in torch instead of leaving it (.item(), NumPy) and "
                      "re-wrapping the result",
@@ -73,13 +80,22 @@ def detach_at_boundary(file: str, scope: reading.Scope, loop: reading.Loop | Non
     indent = reading.indent_of(file, target.lineno)
     lines = [detach_statement(scope, e, structure) for e, structure in carried]
     where = "each iteration" if loop is not None else "each call"
-    description = f"detach {' and '.join(exprs)} at the top of {where}"
-    operations: list[Operation] = [Insert(file, target.lineno, "\n".join(lines), indent)]
+    return _released(Remedy("detach-at-boundary",
+                            f"detach {' and '.join(exprs)} at the top of {where}", file,
+                            target.lineno, (Insert(file, target.lineno, "\n".join(lines),
+                                                   indent),)),
+                     release, f"detach {' and '.join(exprs)} each step")
+
+
+def _released(remedy: Remedy, release: tuple[str, ast.stmt] | None, short: str) -> Remedy:
+    """The remedy, plus dropping retain_graph=True from the backward call that kept every
+    step's graph, when there is one."""
     call = patterns.keyword_call(release[1], "retain_graph") if release else None
-    if release is not None and call is not None:
-        operations.append(with_keywords(release[0], call, drop=("retain_graph",)))
-        description = f"detach {' and '.join(exprs)} each step and drop retain_graph=True"
-    return Remedy("detach-at-boundary", description, file, target.lineno, tuple(operations))
+    if release is None or call is None:
+        return remedy
+    return Remedy(remedy.strategy, f"{short} and drop retain_graph=True", remedy.file,
+                  remedy.line, remedy.operations + (with_keywords(
+                      release[0], call, drop=("retain_graph",)),))
 
 
 def with_keywords(file: str, call: ast.Call, add: tuple[str, ...] = (),
@@ -94,3 +110,23 @@ def with_keywords(file: str, call: ast.Call, add: tuple[str, ...] = (),
     args += [reading.segment(file, k) for k in call.keywords if k.arg not in drop]
     return replace_node(file, call, f"{reading.segment(file, call.func)}"
                                     f"({', '.join([*args, *add])})")
+
+
+def detach_in_update(file: str, store: ast.stmt, expression: str, structure: str = "T",
+                     release: tuple[str, ast.stmt] | None = None) -> Remedy | None:
+    """`memory = f(memory.detach(), new)`: cut the carried value where it feeds its own
+    update, so the stored value keeps this step's graph (what produced `new` still learns
+    through it at the next step) but no older one."""
+    value = reading.value_span(store)
+    if value is None:
+        return None
+    reads = [n for n in ast.walk(value) if isinstance(n, (ast.Name, ast.Attribute))
+             and isinstance(n.ctx, ast.Load) and reading.text(n) == expression]
+    if not reads:
+        return None
+    operations = tuple(replace_node(file, n, detached(reading.segment(file, n), structure))
+                       for n in reads)
+    return _released(Remedy("detach-at-boundary",
+                            f"detach the previous {expression} where it feeds its own update",
+                            file, store.lineno, operations),
+                     release, f"detach the previous {expression} in its update")

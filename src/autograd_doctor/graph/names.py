@@ -1,11 +1,17 @@
-"""Names for autograd nodes: the expressions (`h`, `hidden[0]`, `self.memory`) that hold them.
+"""Names for autograd nodes: the expressions (`h`, `hidden[0]`, `self.memory`,
+`net[2].weight`) that hold them, written as Python the user could paste there.
 
 `scan` turns a scope (a frame's locals, an object's attributes) into Bindings; it must stay
-cheap because capture calls it on every backward: O(names in scope), never O(graph).
+cheap because capture calls it on every backward: O(names in scope), never O(graph). It looks
+into tuples, lists, deques and dicts, module trees, objects of the user's own classes (a
+Trainer, a dataclass holding state) and the cells of the user's closures.
 """
 
 from __future__ import annotations
 
+import collections
+import inspect
+import re
 import types
 import weakref
 from collections.abc import Iterable, Iterator, Mapping
@@ -15,6 +21,8 @@ from typing import Any
 import torch
 
 from autograd_doctor.graph.walk import Node
+from autograd_doctor.source.files import is_project_file
+from autograd_doctor.source.places import FrameInfo
 
 # Containers larger than this are not looked into on the hot path (a dataset held as a
 # list of tensors has no history worth naming).
@@ -30,12 +38,21 @@ class Binding:
     kind: str
     node: Node
     root: str  # the name the expression starts from (`hidden` for `hidden[0]`)
+    # The code the name belongs to when it is not the scanned frame's own: a closure's free
+    # variable lives in the closure's function (`mem` of `lif`), wherever the closure is held.
+    owner: FrameInfo | None = None
+    holder: str = ""  # for a closure's variable: the name that holds the closure (`lif1`)
 
 
 def scan(scope: Mapping[str, object], kind: str, prefix: str = "") -> list[Binding]:
     out: list[Binding] = []
     for name, value in list(scope.items()):
-        if type(value) in _SKIP_TYPES or name.startswith("__"):
+        if name.startswith("__"):
+            continue
+        if type(value) is types.FunctionType:
+            _scan_closure(prefix + name, value, out)
+            continue
+        if type(value) in _SKIP_TYPES:
             continue
         expr = prefix + name
         _scan_value(expr, value, kind, 2, out, expr)
@@ -43,9 +60,9 @@ def scan(scope: Mapping[str, object], kind: str, prefix: str = "") -> list[Bindi
 
 
 # Values that can never hold a tensor with history and fill a script's globals.
-_SKIP_TYPES = frozenset({types.ModuleType, types.FunctionType, type, int, float, str, bool,
-                         type(None), types.BuiltinFunctionType, types.MethodType, bytes,
-                         complex, range})
+_SKIP_TYPES = frozenset({types.ModuleType, type, int, float, str, bool, type(None),
+                         types.BuiltinFunctionType, types.MethodType, bytes, complex, range})
+_SEQUENCES = (tuple, list, collections.deque)
 
 
 def _scan_value(expr: str, value: object, kind: str, depth: int, out: list[Binding],
@@ -58,12 +75,12 @@ def _scan_value(expr: str, value: object, kind: str, depth: int, out: list[Bindi
     if depth <= 0:
         return
     element = "container-element"
-    if type(value) in (tuple, list):
+    if type(value) in _SEQUENCES:
         seq: Any = value
         if len(seq) <= MAX_CONTAINER:
             for i, item in enumerate(seq):
                 _scan_value(f"{expr}[{i}]", item, element, depth - 1, out, root)
-    elif type(value) is dict:
+    elif isinstance(value, dict):
         mapping: Any = value
         if len(mapping) <= MAX_CONTAINER:
             for key, item in list(mapping.items()):
@@ -71,10 +88,50 @@ def _scan_value(expr: str, value: object, kind: str, depth: int, out: list[Bindi
                     _scan_value(f"{expr}[{key!r}]", item, element, depth - 1, out, root)
     elif isinstance(value, torch.nn.Module):
         scan_module(expr, value, out)
-    elif expr == "self" and hasattr(value, "__dict__"):
-        # A Trainer-like object: its attributes are where state lives between steps.
-        for name, item in list(vars(value).items()):
-            _scan_value(f"self.{name}", item, "attribute", depth - 1, out, f"self.{name}")
+    elif expr == "self" or _user_object(value):
+        # A Trainer, a dataclass holding state, a hook object: its attributes are where
+        # state lives between steps.
+        for name, item in list(getattr(value, "__dict__", {}).items()):
+            if not name.startswith("__"):
+                _scan_value(f"{expr}.{name}", item, "attribute", depth - 1, out,
+                            f"{expr}.{name}")
+
+
+_USER_CLASS: dict[type, bool] = {}
+
+
+def _user_object(value: object) -> bool:
+    """An instance of a class written in the user's project (not a library's object)."""
+    cls = type(value)
+    known = _USER_CLASS.get(cls)
+    if known is None:
+        try:
+            file = inspect.getsourcefile(cls)
+        except (TypeError, OSError):
+            file = None
+        known = _USER_CLASS[cls] = bool(file) and is_project_file(file or "") and hasattr(
+            value, "__dict__")
+    return known
+
+
+def _scan_closure(holder: str, function: types.FunctionType, out: list[Binding]) -> None:
+    """The free variables of one of the user's closures (`nonlocal mem`), named as the
+    closure's own code names them."""
+    cells = function.__closure__
+    code = function.__code__
+    if not cells or not is_project_file(code.co_filename):
+        return
+    owner = FrameInfo(code.co_filename, code.co_firstlineno, code.co_name, code.co_firstlineno)
+    for name, cell in zip(code.co_freevars, cells):
+        try:
+            value = cell.cell_contents
+        except ValueError:  # an empty cell
+            continue
+        if type(value) in _SKIP_TYPES or type(value) is types.FunctionType:
+            continue
+        found: list[Binding] = []
+        _scan_value(name, value, "local", 1, found, name)
+        out.extend(Binding(b.expression, b.kind, b.node, b.root, owner, holder) for b in found)
 
 
 # Attributes every nn.Module has (parameters, hooks, flags): never where state is kept.
@@ -83,7 +140,7 @@ _STANDARD = frozenset(vars(torch.nn.Module()))
 # backward would cost a microsecond per submodule; the tree is re-read every REFRESH calls
 # (and at failure time, see forget_plans), so an attribute added later is still found.
 REFRESH = 50
-Plan = list[tuple[str, torch.nn.Module, tuple[str, ...]]]
+Plan = list[tuple[str, torch.nn.Module, tuple[str, ...]]]  # (python path, module, attributes)
 _plans: weakref.WeakKeyDictionary[torch.nn.Module, list[Any]] = weakref.WeakKeyDictionary()
 
 
@@ -95,7 +152,7 @@ def _plan(module: torch.nn.Module) -> Plan:
     entry = _plans.get(module)
     if entry is None or entry[0] >= REFRESH:
         plan: Plan = []
-        for count, (path, sub) in enumerate(module.named_modules()):
+        for count, (path, sub) in enumerate(python_paths(module)):
             if count >= MAX_MODULES:
                 break
             extra = tuple(k for k in sub.__dict__ if k not in _STANDARD)
@@ -111,7 +168,7 @@ def _plan(module: torch.nn.Module) -> Plan:
 def scan_module(expr: str, module: torch.nn.Module, out: list[Binding]) -> None:
     """Tensor attributes and buffers with history anywhere in a module tree."""
     for path, sub, extra in _plan(module):
-        base = f"{expr}.{path}" if path else expr
+        base = expr + path
         attributes = sub.__dict__
         for name in extra:
             item = attributes.get(name)
@@ -119,7 +176,8 @@ def scan_module(expr: str, module: torch.nn.Module, out: list[Binding]) -> None:
                 node = item.grad_fn
                 if node is not None:
                     out.append(Binding(f"{base}.{name}", "attribute", node, f"{base}.{name}"))
-            elif type(item) in (list, tuple, dict) and not name.startswith("_"):
+            elif (type(item) in _SEQUENCES or isinstance(item, dict)) and not name.startswith(
+                    "_"):
                 _scan_value(f"{base}.{name}", item, "attribute", 1, out, f"{base}.{name}")
         for table in (sub._buffers, sub._parameters):
             # A parameter has history only after an in-place write outside no_grad (an EMA
@@ -148,23 +206,68 @@ def modules_in(scope: Mapping[str, object]) -> Iterator[tuple[str, torch.nn.Modu
 
 
 def parameter_names(scopes: Iterable[Mapping[str, object]]) -> dict[int, str]:
-    """id(parameter) -> `model.fc.weight` for the modules visible in these scopes."""
+    """id(parameter) -> `model.fc.weight`, `net[2].bias` for the modules visible in these
+    scopes."""
     out: dict[int, str] = {}
     for scope in scopes:
         for expr, module in modules_in(scope):
-            for name, param in module.named_parameters():
-                out.setdefault(id(param), f"{expr}.{name}")
+            for path, sub in python_paths(module):
+                for name, param in sub._parameters.items():
+                    if param is not None:
+                        out.setdefault(id(param), f"{expr}{path}.{name}")
+    return out
+
+
+def python_paths(module: torch.nn.Module) -> Iterator[tuple[str, torch.nn.Module]]:
+    """Every submodule with the Python that reaches it from the root: `""`, `.encoder`,
+    `.layers[0]`, `.heads["cls"]` (named_modules' `layers.0` is not Python)."""
+    seen: set[int] = set()
+    stack: list[tuple[str, torch.nn.Module]] = [("", module)]
+    while stack:
+        path, sub = stack.pop(0)
+        if id(sub) in seen:
+            continue
+        seen.add(id(sub))
+        yield path, sub
+        indexed = isinstance(sub, (torch.nn.Sequential, torch.nn.ModuleList))
+        keyed = isinstance(sub, torch.nn.ModuleDict)
+        for name, child in sub._modules.items():
+            if child is None:
+                continue
+            if indexed and name.isdigit():
+                step = f"[{name}]"
+            elif keyed or not name.isidentifier():
+                step = f"[{name!r}]"
+            else:
+                step = f".{name}"
+            stack.append((path + step, child))
+
+
+_STEP = re.compile(r"\.?([A-Za-z_]\w*)|(\[[^\]]*\])")
+
+
+def steps(expression: str) -> list[str]:
+    """`model.layers[0].weight` -> ["model", ".layers", "[0]", ".weight"]."""
+    out: list[str] = []
+    for found in _STEP.finditer(expression):
+        name, index = found.groups()
+        out.append(index if index else (f".{name}" if out else name))
     return out
 
 
 def structure(value: object, depth: int = 3) -> str:
-    """A short type sketch used to pick the right detach form: T, (T, T), [(T, T)]."""
+    """A short type sketch used to pick the right detach form: T, (T, T), [(T, T)],
+    {T, T} (a dict's values)."""
     if isinstance(value, torch.Tensor):
         return "T"
     if depth > 0 and type(value) in (tuple, list):
         seq: Any = value
         inner = ", ".join(structure(v, depth - 1) for v in seq[:MAX_CONTAINER])
         return f"({inner})" if type(value) is tuple else f"[{inner}]"
+    if depth > 0 and type(value) is dict:
+        mapping: Any = value
+        inner = ", ".join(structure(v, depth - 1) for v in list(mapping.values())[:MAX_CONTAINER])
+        return f"{{{inner}}}"
     if value is None:
         return "None"
     return "?"

@@ -11,20 +11,47 @@ import torch
 
 from autograd_doctor.source import reading
 
+_MISSING = object()
+
 
 def resolve(expression: str, scopes: list[dict[str, Any]]) -> Any:
-    """Evaluate a dotted name (`model.encoder`) against live scopes; attribute reads only."""
-    head, *rest = expression.split(".")
-    for scope in scopes:
-        if head in scope:
-            value = scope[head]
-            try:
-                for part in rest:
-                    value = getattr(value, part)
-            except AttributeError:
-                continue
-            return value
-    return None
+    """The value of `model.encoder`, `net[2].weight`, `cache["h"]` in live scopes (the first
+    scope that can answer); None when none can."""
+    try:
+        node = ast.parse(expression, mode="eval").body
+    except SyntaxError:
+        return None
+    return evaluate(node, scopes)
+
+
+def evaluate(node: ast.expr, scopes: list[dict[str, Any]]) -> Any:
+    """Names, attributes and constant subscripts only: reading the user's values, never
+    calling their code (beyond what getattr and [] run)."""
+    found = _evaluate(node, scopes)
+    return None if found is _MISSING else found
+
+
+def _evaluate(node: ast.expr, scopes: list[dict[str, Any]]) -> Any:
+    if isinstance(node, ast.Name):
+        return next((s[node.id] for s in scopes if node.id in s), _MISSING)
+    if isinstance(node, ast.Attribute):
+        base = _evaluate(node.value, scopes)
+        return _MISSING if base is _MISSING else getattr(base, node.attr, _MISSING)
+    if isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Constant):
+        base = _evaluate(node.value, scopes)
+        try:
+            return _MISSING if base is _MISSING else base[node.slice.value]
+        except (IndexError, KeyError, TypeError):
+            return _MISSING
+    if isinstance(node, ast.Subscript) and isinstance(node.slice, ast.UnaryOp) and isinstance(
+            node.slice.op, ast.USub) and isinstance(node.slice.operand, ast.Constant) \
+            and isinstance(node.slice.operand.value, int):
+        base = _evaluate(node.value, scopes)
+        try:  # `queue[-1]`
+            return _MISSING if base is _MISSING else base[-node.slice.operand.value]
+        except (IndexError, KeyError, TypeError):
+            return _MISSING
+    return _MISSING
 
 
 def names_holding(obj: object, scopes: list[dict[str, Any]]) -> set[str]:
@@ -37,10 +64,10 @@ def names_holding(obj: object, scopes: list[dict[str, Any]]) -> set[str]:
     return names
 
 
-def construction(optimizer: object, scopes: list[dict[str, Any]], files: list[str]
+def construction(names: set[str], files: list[str]
                  ) -> tuple[str, ast.Assign, ast.expr] | None:
-    """The statement that built the optimizer and its first argument (the parameters)."""
-    names = names_holding(optimizer, scopes)
+    """The statement that built an optimizer held under one of `names` (`opt`,
+    `self.optimizer`), and its first argument (the parameters)."""
     for file in dict.fromkeys(files):
         tree = reading.parse(file)
         if tree is None:

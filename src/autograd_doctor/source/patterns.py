@@ -122,7 +122,7 @@ _NOT_A_MODEL = ("torch.", "F.", "np.", "numpy.", "math.")
 _BUILTINS = {"tuple", "list", "sum", "max", "min", "len", "dict", "float", "int"}
 
 
-def feeds_call(value: ast.expr, expression: str) -> bool:
+def feeds_call(value: ast.AST, expression: str) -> bool:
     """Does `value` pass `expression` to a model-like call (`self.rnn(x, self.h)`)?"""
     for node in ast.walk(value):
         if isinstance(node, ast.Call):

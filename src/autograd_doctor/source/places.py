@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import ast
 import os
+import re
 from dataclasses import dataclass
 
 from autograd_doctor.findings import Culprit, Location
@@ -59,8 +60,27 @@ def culprit(expression: str, kind: str, file: str | None, line: int | None,
             role: str = "assigned") -> Culprit:
     if file is None or line is None:
         return Culprit(expression, kind, role=role)
-    return Culprit(expression, kind, user_path(file), line, reading.line_text(file, line),
-                   role=role)
+    code = reading.line_text(file, line)
+    return Culprit(written_as(expression, code), kind, user_path(file), line, code, role=role)
+
+
+_PART = re.compile(r"\.?[A-Za-z_]\w*|\[[^\]]*\]")
+
+
+def written_as(expression: str, code: str) -> str:
+    """The name as the line that shows it writes it: `head.prototypes.weight` found from
+    the training loop is `self.prototypes.weight` inside the head's own method."""
+    if not code or expression in code:
+        return expression
+    parts = _PART.findall(expression)
+    # Two steps at least (`self.prototypes.weight`): one (`self.features`) too often names
+    # an attribute of another object.
+    for i in range(1, len(parts) - 1):
+        tail = "".join(parts[i:])
+        candidate = "self" + (tail if tail.startswith((".", "[")) else "." + tail)
+        if candidate in code:
+            return candidate
+    return expression
 
 
 @dataclass

@@ -17,11 +17,13 @@ import ast
 from autograd_doctor.diagnosis.backward_twice.evidence import (
     ACCUMULATED,
     Evidence,
+    Suspect,
     claim,
     describe_call,
+    stores_of,
 )
 from autograd_doctor.diagnosis.finding import Claim
-from autograd_doctor.edits.operations import Remedy, Replace, replace_node
+from autograd_doctor.edits.operations import Insert, Remedy, Replace, replace_node
 from autograd_doctor.source import patterns, places, reading
 
 CATEGORY = "accumulated-loss"
@@ -52,27 +54,97 @@ FIXED = BROKEN.replace("total_loss += loss\n", "total_loss += loss.item()\n").re
 def match(ev: Evidence) -> Claim | None:
     suspect = ev.primary
     if ev.root_stale or ev.same_step or suspect is None or ev.storage != ACCUMULATED \
-            or not ev.backwarded or suspect.kind not in ("local", "parameter"):
+            or not ev.backwarded or suspect.kind == "container-element":
         return None
+    found = _accumulation(ev, suspect)
+    if found is None:
+        return None
+    file, scope, store, name = found
+    term = _term(store, name)
+    per_update = _per_update(ev, scope, store)
+    remedy = _reset(ev, name, store, file) if per_update else _remedy(ev, file, store, term,
+                                                                         name)
+    why = (
+        f"`{name}` adds up the loss across iterations as a tensor "
+        f"({places.user_path(file)}:{store.lineno}), so it still holds the graphs of earlier "
+        f"{'updates' if per_update else 'batches'}. "
+        f"{describe_call(ev, 'freeing').capitalize()} freed those graphs, and "
+        f"{describe_call(ev, 'failing')} on the total reached them again."
+    )
+    hint = (
+        ("Start the total afresh after each update (it is never reset). " if per_update else
+         "Backward the current batch's loss and accumulate the total with `.item()`. ")
+        + "retain_graph=True would backpropagate through every earlier batch again at each "
+          "step: gradients counted many times over, time and memory growing without bound."
+    )
+    return claim(ev, CATEGORY, why, hint, suspect, (file, store.lineno), remedy,
+                 expression=name if name.startswith("self.") else None)
+
+
+def _accumulation(ev: Evidence, suspect: Suspect
+                  ) -> tuple[str, reading.Scope, ast.stmt, str] | None:
+    """The statement that adds to the total, in the loop around the culprit or wherever the
+    object that holds it is updated."""
+    if suspect.kind in ("attribute", "global"):
+        return next(((f, s, st, e) for f, s, st, e in stores_of(ev, suspect)
+                     if patterns.accumulates(st, e)), None)
     placement = places.place(suspect.frame, suspect.expression)
     if placement is None:
         return None
     sums = [s for s in placement.stores_in_loop if patterns.accumulates(s, suspect.expression)]
-    store = sums[-1]
-    term = _term(store, suspect.expression)
-    remedy = _remedy(ev, placement.file, store, term, suspect.expression)
-    why = (
-        f"`{suspect.expression}` adds up the loss across iterations as a tensor "
-        f"({places.user_path(placement.file)}:{store.lineno}), so it still holds the "
-        f"graphs of earlier batches. {describe_call(ev, 'freeing').capitalize()} freed "
-        f"those graphs, and {describe_call(ev, 'failing')} on the total reached them again."
-    )
-    hint = (
-        "Backward the current batch's loss and accumulate the total with `.item()`. "
-        "retain_graph=True would backpropagate through every earlier batch again at each "
-        "step: gradients counted many times over, time and memory growing without bound."
-    )
-    return claim(ev, CATEGORY, why, hint, suspect, (placement.file, store.lineno), remedy)
+    return (placement.file, placement.scope, sums[-1], suspect.expression) if sums else None
+
+
+def _per_update(ev: Evidence, scope: ast.AST, store: ast.stmt) -> bool:
+    """Is the total meant to be the loss of one update, summed over micro-batches or tasks,
+    and backwarded once they are all in? So when the backward call is not made after every
+    addition: it sits outside the loop that adds, or under a condition (every k steps)."""
+    site = ev.failing.site
+    backward = site.statement if site is not None else None
+    if site is None or backward is None:
+        return False
+    own = site.scope
+    if own is None or not any(s is store for s in reading.statements(own)):
+        return True  # added up in one function, backwarded in another
+    adds = reading.loops_around(own, store.lineno)
+    calls = reading.loops_around(own, backward.lineno)
+    if adds and (not calls or adds[-1] is not calls[-1]):
+        return True
+    block = reading.block_of(own, backward)
+    return any(isinstance(n, ast.If) and block is n.body for n in ast.walk(own))
+
+
+def _reset(ev: Evidence, name: str, store: ast.stmt, file: str) -> Remedy | None:
+    """`total = 0.0` at the end of the block that backwards it (the initial value the code
+    gave it), so that the next update starts afresh."""
+    site = ev.failing.site
+    backward = site.statement if site is not None else None
+    own = site.scope if site is not None else None
+    if site is None or backward is None or own is None:
+        return None
+    block = reading.block_of(own, backward) or []
+    init = _initial_value(ev, name, file)
+    if not block or init is None:
+        return None
+    last = block[-1]
+    after = (last.end_lineno or last.lineno) + 1
+    where = name if name.startswith("self.") or site.file == file else name
+    return Remedy("clear-after-step", f"start {where} afresh after each update", site.file,
+                  after, (Insert(site.file, after, f"{where} = {init}",
+                                 reading.indent_of(site.file, backward.lineno)),))
+
+
+def _initial_value(ev: Evidence, name: str, file: str) -> str | None:
+    """The value the code starts the total from (`0.0`, `torch.zeros(())`)."""
+    tree = reading.parse(file)
+    attr = name.rsplit(".", 1)[-1]
+    for node in ast.walk(tree) if tree is not None else ():
+        if isinstance(node, (ast.Assign, ast.AnnAssign)) and node.value is not None \
+                and patterns.creates(node.value) and any(
+                    reading.text(t) in (name, f"self.{attr}")
+                    for t in reading.targets(node)):
+            return reading.segment(file, node.value)
+    return None
 
 
 def _term(store: ast.stmt, expression: str) -> ast.expr:

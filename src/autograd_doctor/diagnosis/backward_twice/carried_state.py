@@ -16,6 +16,7 @@ only, which is truncated backpropagation through time.
 from __future__ import annotations
 
 import ast
+from dataclasses import replace
 
 from autograd_doctor.diagnosis.backward_twice import RETAIN_GRAPH_CARRIED
 from autograd_doctor.diagnosis.backward_twice.evidence import (
@@ -28,11 +29,16 @@ from autograd_doctor.diagnosis.backward_twice.evidence import (
     describe_call,
     owner_class,
     recurrent_store,
+    stores_of,
 )
 from autograd_doctor.diagnosis.finding import Claim
 from autograd_doctor.edits.forms import detached
-from autograd_doctor.edits.operations import Insert, Remedy, replace_node
-from autograd_doctor.edits.strategies import detach_at_boundary, detach_statement
+from autograd_doctor.edits.operations import Insert, Remedy, Replace, replace_node
+from autograd_doctor.edits.strategies import (
+    detach_at_boundary,
+    detach_in_update,
+    detach_statement,
+)
 from autograd_doctor.source import patterns, places, reading
 
 CATEGORY = "carried-state"
@@ -83,6 +89,7 @@ def _local(ev: Evidence, suspect: Suspect) -> Claim | None:
                and p.loop is placement.loop and p.stores_in_loop]
     store = _store_before(in_loop, placement.line)
     remedy: Remedy | None
+    alternatives: tuple[Remedy, ...] = ()
     if patterns.running_estimate(store, suspect.expression):
         # `b = 0.9 * b + 0.1 * x`: an estimate (a baseline, a normaliser) is data, not a
         # path for gradients even within the step, so the update itself is detached.
@@ -90,6 +97,8 @@ def _local(ev: Evidence, suspect: Suspect) -> Claim | None:
     else:
         remedy = detach_at_boundary(placement.file, placement.scope, placement.loop,
                                     [(s.expression, s.structure) for s in carried])
+        update = detach_in_update(placement.file, store, suspect.expression, suspect.structure)
+        alternatives = (update,) if update and len(carried) == 1 else ()
     names = " and ".join(f"`{s.expression}`" for s in carried)
     why = (
         f"{names} is computed in one iteration of the loop at "
@@ -100,7 +109,8 @@ def _local(ev: Evidence, suspect: Suspect) -> Claim | None:
     )
     hint = (f"Detach it at the top of the iteration so each step backpropagates through its "
             f"own part only. {RETAIN_GRAPH_CARRIED}")
-    return claim(ev, CATEGORY, why, hint, suspect, (placement.file, store.lineno), remedy)
+    said = claim(ev, CATEGORY, why, hint, suspect, (placement.file, store.lineno), remedy)
+    return replace(said, alternatives=alternatives)
 
 
 def _detach_update(file: str, store: ast.stmt, expression: str) -> Remedy:
@@ -121,39 +131,113 @@ def _store_before(stores: list[ast.stmt], line: int) -> ast.stmt:
 
 
 def _recurrent_attribute(ev: Evidence, suspect: Suspect) -> Claim | None:
-    """`out, self.h = self.rnn(x, self.h)`: state on an object, fed back into a call."""
+    """State on an object (or a global) fed back into the model: `out, self.h =
+    self.rnn(x, self.h)` in the loop (detach it before it is fed back), or `self.hidden = hn`
+    in the model's forward with a trainer handing `model.hidden` back (detach it where it
+    is stored)."""
     found = recurrent_store(ev, suspect)
-    if found is None:
-        return None
-    file, scope, store = found
-    loops = reading.loops_around(scope, store.lineno)
-    body = loops[-1].body if loops else getattr(scope, "body", [])
-    target = reading.first_use(body, scope, suspect.expression) or store
-    indent = reading.indent_of(file, target.lineno)
-    statement = detach_statement(scope, suspect.expression, suspect.structure)
-    if _assigned_none_anywhere(ev, suspect) and not statement.startswith("if "):
-        statement = f"if {suspect.expression} is not None:\n    {statement}"
-    remedy = Remedy(
-        strategy="detach-at-boundary",
-        description=f"detach {suspect.expression} before it enters the next step",
-        file=file,
-        line=target.lineno,
-        operations=(Insert(file, target.lineno, statement, indent),),
-    )
+    remedy: Remedy | None
+    alternatives: tuple[Remedy, ...] = ()
+    if found is not None:
+        file, scope, store = found
+        loops = reading.loops_around(scope, store.lineno)
+        body = loops[-1].body if loops else getattr(scope, "body", [])
+        target = reading.first_use(body, scope, suspect.expression) or store
+        indent = reading.indent_of(file, target.lineno)
+        statement = detach_statement(scope, suspect.expression, suspect.structure)
+        if _assigned_none_anywhere(ev, suspect) and not statement.startswith("if "):
+            statement = f"if {suspect.expression} is not None:\n    {statement}"
+        remedy = Remedy(
+            strategy="detach-at-boundary",
+            description=f"detach {suspect.expression} before it enters the next step",
+            file=file,
+            line=target.lineno,
+            operations=(Insert(file, target.lineno, statement, indent),),
+        )
+        update = detach_in_update(file, store, suspect.expression, suspect.structure)
+        alternatives = (update,) if update else ()
+        written = suspect.expression
+    else:
+        stored = [(f, st, e) for f, _, st, e in stores_of(ev, suspect)
+                  if (v := reading.value_span(st)) is not None and not patterns.creates(v)]
+        if not stored:
+            return None
+        file, store, written = stored[-1]
+        remedy = _detach_stored(file, store, written, suspect.structure)
+        reset = _reset_each_sequence(ev, suspect) if suspect.cell else None
+        if reset is not None:
+            remedy, alternatives = reset, (remedy,) if remedy else ()
     why = (
-        f"`{suspect.expression}` carries the state from one step to the next: it is "
-        f"assigned from a call that also reads it ({places.user_path(file)}:{store.lineno}). "
-        f"{describe_call(ev, 'freeing').capitalize()} freed the graph behind it, and "
+        f"`{written}` carries the state from one step to the next: it is assigned at "
+        f"{places.user_path(file)}:{store.lineno} and handed back to the model at the next "
+        f"step. {describe_call(ev, 'freeing').capitalize()} freed the graph behind it, and "
         f"{describe_call(ev, 'failing')} reached that graph again through it."
     )
     hint = f"Detach it before it is fed back in. {RETAIN_GRAPH_CARRIED}"
-    return claim(ev, CATEGORY, why, hint, suspect, (file, store.lineno), remedy)
+    said = claim(ev, CATEGORY, why, hint, suspect, (file, store.lineno), remedy,
+                 expression=written if written.startswith("self.") else None)
+    return replace(said, alternatives=alternatives)
+
+
+def _reset_each_sequence(ev: Evidence, suspect: Suspect) -> Remedy | None:
+    """A closure's state with a reset of its own (`lif.reset = reset`, where `reset` sets
+    `mem = None`): call it at the top of each iteration of the loop that backwards, for each
+    closure holding the state (`lif1.reset()`, `lif2.reset()`)."""
+    closure = suspect.frame
+    tree = reading.parse(closure.file)
+    scope = closure.scope
+    maker = reading.enclosing_function(tree, scope) if tree is not None and scope else None
+    site = ev.failing.site
+    loop_scope = site.scope if site is not None else None
+    if maker is None or site is None or loop_scope is None or not suspect.holders:
+        return None
+    resetting = {f.name for f in ast.walk(maker) if isinstance(f, ast.FunctionDef)
+                 and f is not scope and any(
+                     reading.value_span(s) is not None and patterns.creates(
+                         reading.value_span(s))  # type: ignore[arg-type]
+                     for s in reading.stores(f, suspect.expression))}
+    exposed = [reading.text(t).split(".", 1)[1] for n in ast.walk(maker)
+               if isinstance(n, ast.Assign) and reading.text(n.value) in resetting
+               for t in n.targets if isinstance(t, ast.Attribute)
+               and reading.text(t.value) == closure.function]
+    loops = reading.loops_around(loop_scope, site.line)
+    if not exposed or not loops:
+        return None
+    top = loops[-1].body[0]
+    calls = "\n".join(f"{holder}.{exposed[0]}()" for holder in suspect.holders)
+    return Remedy("reset-state", f"reset {suspect.expression} at the start of each sequence",
+                  site.file, top.lineno,
+                  (Insert(site.file, top.lineno, calls, reading.indent_of(site.file,
+                                                                           top.lineno)),))
+
+
+def _detach_stored(file: str, store: ast.stmt, written: str, structure: str) -> Remedy | None:
+    """`self.hidden = hn.detach()`, or a line after a tuple assignment that detaches it."""
+    value = reading.value_span(store)
+    if value is None:
+        return None
+    if len(reading.targets(store)) > 1:
+        after = (store.end_lineno or store.lineno) + 1
+        operation: Insert | Replace = Insert(file, after, f"{written} = "
+                                             f"{detached(written, structure)}",
+                                             reading.indent_of(file, store.lineno))
+    else:
+        operation = replace_node(file, value, detached(reading.segment(file, value),
+                                                        structure))
+    return Remedy("detach-on-store", f"store {written} without its graph", file, store.lineno,
+                  (operation,))
 
 
 def _assigned_none_anywhere(ev: Evidence, suspect: Suspect) -> bool:
+    """Is the attribute None before its first step: set so in a method, or a dataclass
+    field that defaults to None?"""
     owner = owner_class(suspect.expression, suspect, ev.live_scopes)
     if owner is None:
         return False
-    attr = "self." + suspect.expression.rsplit(".", 1)[-1]
-    return any(reading.may_be_none(node, attr) for node in ast.walk(owner[1])
+    name = suspect.expression.rsplit(".", 1)[-1]
+    fields = [s for s in owner[1].body if isinstance(s, (ast.AnnAssign, ast.Assign))
+              and any(reading.text(t) == name for t in reading.targets(s))]
+    if any(isinstance(s.value, ast.Constant) and s.value.value is None for s in fields):
+        return True
+    return any(reading.may_be_none(node, f"self.{name}") for node in ast.walk(owner[1])
                if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)))

@@ -12,14 +12,16 @@ from __future__ import annotations
 import ast
 import inspect
 import sys
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import torch
 
 from autograd_doctor.capture.frames import frame_info, is_project_file, snapshot
+from autograd_doctor.capture.growth import reaches
 from autograd_doctor.capture.hooks import Failure
 from autograd_doctor.capture.ledger import BackwardRecord, StepRecord
+from autograd_doctor.capture.tracer import site_of
 from autograd_doctor.diagnosis.finding import Claim
 from autograd_doctor.edits.operations import Remedy
 from autograd_doctor.graph.names import Binding, forget_plans, scan
@@ -65,6 +67,16 @@ class Suspect:
     sightings: list[Sighting]
 
     @property
+    def cell(self) -> bool:
+        """A closure's variable (`nonlocal mem`): kept between calls, like an attribute."""
+        return any(s.binding.owner is not None for s in self.sightings)
+
+    @property
+    def holders(self) -> list[str]:
+        """For a closure's variable, the names that hold the closures (`lif1`, `lif2`)."""
+        return list(dict.fromkeys(s.binding.holder for s in self.sightings if s.binding.holder))
+
+    @property
     def scope(self) -> reading.Scope | None:
         return self.frame.scope
 
@@ -100,6 +112,7 @@ class Evidence:
     storage: str = UNPLACED  # how the primary suspect's value is kept (the constants above)
     backwarded: bool = False  # the failing call is made on the primary suspect itself
     failing_in_loop: bool = False  # the failing call sits in the loop around the suspect
+    split: bool = False  # one of several pieces, one per culprit (see gather)
 
     @property
     def upstream_trained(self) -> bool:
@@ -114,7 +127,22 @@ class Evidence:
         return out
 
 
-def gather(failure: Failure) -> Evidence | None:
+def gather(failure: Failure) -> Evidence | list[Evidence] | None:
+    """The evidence; one per culprit when the failing call entered the freed graph through
+    several names that are not one shared forward (each may have a cause of its own)."""
+    ev = _gather(failure)
+    if ev is None or ev.root_stale or ev.same_step or len(ev.suspects) < 2:
+        return ev
+    out = []
+    for suspect in ev.suspects:
+        one = replace(ev, primary=None, storage=UNPLACED, backwarded=False,
+                      failing_in_loop=False, split=True)
+        _facts(one, suspect)
+        out.append(one)
+    return out
+
+
+def _gather(failure: Failure) -> Evidence | None:
     failing = failure.record
     if failing is None or not failing.roots:
         return None
@@ -148,6 +176,10 @@ def gather(failure: Failure) -> Evidence | None:
     scopes = failure.scopes()
     sightings = _sightings(failure, records, entries)
     suspects = _suspects(entries, sightings)
+    if failure.trace is not None:
+        suspects = sorted(suspects + _made_suspects(entries, suspects), key=_source_order)
+    if freeing is not None:
+        suspects = _holders(failure, suspects, stale, freeing.extra.get("sequence", -1))
     upstream = [t for t in leaves(walk(entries)) if t.requires_grad] if entries else []
     steps = [s for s in failure.own_steps()
              if freeing is not None and freeing.order < s.order < failing.order]
@@ -173,14 +205,22 @@ def gather(failure: Failure) -> Evidence | None:
 def _decide(ev: Evidence) -> None:
     """The facts the causes choose by, computed once for the primary suspect."""
     ev.same_step = _same_step(ev)
-    ev.primary = root_suspect(ev) if ev.root_stale else (ev.suspects[0] if ev.suspects
-                                                          else None)
-    suspect = ev.primary
-    if suspect is None:
-        return
+    suspect = root_suspect(ev) if ev.root_stale else (ev.suspects[0] if ev.suspects
+                                                       else None)
+    if suspect is not None:
+        _facts(ev, suspect)
+
+
+def _facts(ev: Evidence, suspect: Suspect) -> None:
+    """How this suspect's value is kept, and whether the failing call is made on it."""
+    ev.primary = suspect
     ev.backwarded = backward_reads(ev, suspect.expression)
-    if suspect.kind in ("attribute", "global"):
-        ev.storage = FED_BACK if recurrent_store(ev, suspect) is not None else KEPT
+    if suspect.kind in ("attribute", "global") or suspect.cell:
+        stored = stores_of(ev, suspect)
+        if ev.backwarded and any(patterns.accumulates(s, e) for _, _, s, e in stored):
+            ev.storage = ACCUMULATED  # `self.total = self.total + loss`, then backwarded
+        else:
+            ev.storage = FED_BACK if fed_back(ev, suspect) else KEPT
         return
     placement = places.place(suspect.frame, suspect.expression)
     if placement is None or placement.loop is None:
@@ -201,12 +241,15 @@ def _decide(ev: Evidence) -> None:
 
 
 def _persistent_container(suspect: Suspect) -> bool:
-    """A local list/dict that outlives iterations (created before the loop, filled in it)."""
+    """A local list/dict that outlives iterations: created before the loop and filled in it,
+    perhaps trimmed there (`memory = memory[-k:]` keeps it, it does not start it afresh)."""
     root = suspect.sightings[0].binding.root
     if "." in root:
         return True
     placement = places.place(suspect.frame, root)
-    return placement is None or not placement.stores_in_loop
+    return placement is None or all(
+        root in reading.names_in(v) for s in placement.stores_in_loop
+        if (v := reading.value_span(s)) is not None)
 
 
 def _boundary(nodes: list[Node], region: set[Node], cons: dict[Node, list[Node]],
@@ -259,7 +302,8 @@ def _sightings(failure: Failure, records: tuple[BackwardRecord, ...],
     for i, b in bindings:
         if b.node in wanted:
             out.setdefault(b.node, []).append(
-                Sighting(b, live_frames[i], True, None, structures.get((i, b.root), "T")))
+                Sighting(b, b.owner or live_frames[i], True, None,
+                         structures.get((i, b.root), "T")))
     # State kept in the globals of the user's other modules (a cache in a helper module)
     # is on no frame; look there too.
     for module in list(sys.modules.values()):
@@ -275,7 +319,7 @@ def _sightings(failure: Failure, records: tuple[BackwardRecord, ...],
         for i, b in record.bindings:
             if b.node in wanted:
                 out.setdefault(b.node, []).append(
-                    Sighting(b, record.frames[i], False, record,
+                    Sighting(b, b.owner or record.frames[i], False, record,
                              record.structures.get((i, b.root), "T")))
     return out
 
@@ -342,14 +386,15 @@ def _suspects(entries: list[Node], sightings: dict[Node, list[Sighting]]) -> lis
         s = best(seen)
         b = s.binding
         kind = _kind(s)
-        # A tuple or list held in a local (an LSTM's (h, c)) is detached as a whole.
-        whole = kind in ("local", "container-element") and b.expression != b.root \
-            and "." not in b.root and (s.structure[:1] == "(" or (
-                s.structure[:1] == "[" and _rebound_in_loop(s)))
+        # A tuple or dict of states (an LSTM's (h, c), {"enc": h, "dec": h}), or a list of
+        # them rebound every iteration, is detached as a whole, wherever it is held.
+        whole = kind in ("local", "container-element", "attribute") \
+            and b.expression != b.root and (s.structure[:1] == "(" or (
+                s.structure[:1] in ("[", "{") and _rebound_in_loop(s)))
         expression = b.root if whole else b.expression
         if whole:
-            kind = "local" if b.kind in ("local", "container-element") else b.kind
-            if _is_argument(s):
+            kind = "attribute" if "." in b.root else "local"
+            if kind == "local" and _is_argument(s):
                 kind = "parameter"
         key = (s.frame.file, s.frame.function, str(s.frame.first_line), expression)
         if key in groups:
@@ -360,15 +405,109 @@ def _suspects(entries: list[Node], sightings: dict[Node, list[Sighting]]) -> lis
     return sorted(groups.values(), key=_source_order)
 
 
+def _holders(failure: Failure, suspects: list[Suspect], stale: set[Node],
+             mark: int) -> list[Suspect]:
+    """A local the loop binds afresh (`emb = model(x)`) is only the way the old graph came
+    in when something kept on an object or in a container was computed from it after the
+    backward that freed it (`model.centroids` updated from `emb`): that holder, which the
+    failing step read, is the culprit."""
+    live = [(i, b) for i, b in snapshot(failure.frames)[0]
+            if b.kind in ("attribute", "global", "container-element") and b.node not in stale
+            and sequence_nr(b.node) > mark >= 0]
+    if not live:
+        return suspects
+    frames = [frame_info(f) for f in failure.frames]
+    out: list[Suspect] = []
+    for suspect in suspects:
+        if suspect.kind != "local" or not any(_transit(s) or _rebound(s)
+                                              for s in suspect.sightings):
+            out.append(suspect)
+            continue
+        # The local's own new value (`h` rebound from the old `h`) is not a holder.
+        holder = next(((i, b) for i, b in live if b.root != suspect.expression
+                       and any(reaches(b.node, e, hops=8) for e in suspect.entries)), None)
+        if holder is None:
+            out.append(suspect)
+            continue
+        i, b = holder
+        sighting = Sighting(b, b.owner or frames[i], True, None, "T")
+        out.append(Suspect(b.expression, b.kind, sighting.frame, "T", suspect.entries,
+                           [sighting]))
+    return out
+
+
+def _rebound(s: Sighting) -> bool:
+    """A local assigned inside the loop around where it was seen."""
+    placement = places.place(s.frame, s.binding.root)
+    return placement is not None and bool(placement.stores_in_loop)
+
+
+def _made_suspects(entries: list[Node], named: list[Suspect]) -> list[Suspect]:
+    """Entries no name in sight holds (state kept by a hook object, a closure, an object in a
+    container): a replay knows where each was made, and the statement there says what the
+    user's code called it (`self.acts[name] = output`, `memory.append(z)`)."""
+    out: list[Suspect] = []
+    for entry in entries:
+        if any(entry in s.entries for s in named):
+            continue
+        for frame in site_of(entry) or ():
+            found = _stored_as(frame.statement)
+            if found is None:
+                continue
+            expression, kind, root = found
+            binding = Binding(expression, kind, entry, root)
+            sighting = Sighting(binding, frame, False, None, "T")
+            same = next((s for s in out if s.expression == expression
+                         and s.frame.same_code(frame)), None)
+            if same is not None:
+                same.entries.append(entry)
+            else:
+                out.append(Suspect(expression, kind, frame, "T", [entry], [sighting]))
+            break
+    return out
+
+
+def _stored_as(stmt: ast.stmt | None) -> tuple[str, str, str] | None:
+    """What a statement stores its value under: (expression, kind, root)."""
+    if isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call) and isinstance(
+            stmt.value.func, ast.Attribute) and stmt.value.func.attr in reading.MUTATORS:
+        container = reading.text(stmt.value.func.value)
+        return container, "container-element", container
+    if not isinstance(stmt, (ast.Assign, ast.AugAssign, ast.AnnAssign)):
+        return None
+    targets = reading.targets(stmt)
+    if not targets:
+        return None
+    value = reading.value_span(stmt)
+    read = reading.names_in(value) if value is not None else set()
+    # `out, h = rnn(x, h)`: the name the value also comes from is the one carried.
+    target = next((t for t in targets if reading.text(t) in read), targets[-1])
+    if isinstance(target, ast.Subscript):
+        root = reading.text(target.value)
+        return reading.text(target), "container-element", root
+    kind = "attribute" if isinstance(target, ast.Attribute) else "local"
+    return reading.text(target), kind, reading.text(target)
+
+
 def _rebound_in_loop(s: Sighting) -> bool:
-    """A list reassigned as a whole each iteration (per-layer states), not one that is
-    filled by append (a history)."""
-    scope = reading.scope_of(s.frame.file, s.frame.function, s.frame.first_line)
+    """A list or dict reassigned as a whole each iteration (per-layer states, a dict of
+    states), not one filled by append or `d[k] = v` (a history or a buffer, even when it is
+    trimmed: `memory = memory[-k:]`)."""
+    root = s.binding.root
+    tree = reading.parse(s.frame.file)
+    written = {root, "self." + root.rsplit(".", 1)[-1]} if "." in root else {root}
+    if tree is not None and any(reading.container_stores(node, w) for w in written
+                                for node in ast.walk(tree)
+                                if isinstance(node, (ast.FunctionDef, ast.Module))):
+        return False
+    scope = s.frame.scope
     if scope is None:
         return False
+    if "." in root:
+        return True  # a dict or list of states kept on an object, replaced as a whole
     loops = reading.loops_around(scope, s.frame.line)
     return bool(loops) and any(reading.inside(st, loops[-1])
-                               for st in reading.stores(scope, s.binding.root))
+                               for st in reading.stores(scope, root))
 
 
 def _source_order(suspect: Suspect) -> tuple[int, int]:
@@ -466,10 +605,10 @@ def backward_reads(ev: Evidence, expression: str) -> bool:
     return stmt is not None and expression in reading.names_in(stmt)
 
 
-def recurrent_store(ev: Evidence,
-                    suspect: Suspect) -> tuple[str, reading.Scope, ast.stmt] | None:
-    """`out, self.h = self.rnn(x, self.h)`: where state on an object (or a global) is
-    assigned from a call that also reads it."""
+def stores_of(ev: Evidence, suspect: Suspect
+              ) -> list[tuple[str, reading.Scope, ast.stmt, str]]:
+    """Every statement that assigns the suspect (an attribute or global), in its frame's
+    function and in the class that owns it: (file, function, statement, name as written)."""
     expr = suspect.expression
     candidates: list[tuple[str, ast.AST]] = []
     if suspect.scope is not None:
@@ -478,16 +617,52 @@ def recurrent_store(ev: Evidence,
     if owner is not None:
         candidates.append(owner)
     local_expr = "self." + expr.rsplit(".", 1)[1] if "." in expr else expr
+    found: list[tuple[str, reading.Scope, ast.stmt, str]] = []
     for file, scope in candidates:
         for node in ast.walk(scope):
             if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Module)):
                 continue
-            for e in {expr, local_expr}:
-                for stmt in reading.stores(node, e):
-                    value = reading.value_span(stmt)
-                    if value is not None and patterns.feeds_call(value, e):
-                        return file, node, stmt
+            for e in dict.fromkeys((expr, local_expr)):
+                found += [(file, node, stmt, e) for stmt in reading.stores(node, e)]
+    return found
+
+
+def recurrent_store(ev: Evidence,
+                    suspect: Suspect) -> tuple[str, reading.Scope, ast.stmt] | None:
+    """`out, self.h = self.rnn(x, self.h)`: where state on an object (or a global) is
+    assigned from a call that also reads it."""
+    for file, scope, stmt, e in stores_of(ev, suspect):
+        value = reading.value_span(stmt)
+        if value is not None and patterns.feeds_call(value, e):
+            return file, scope, stmt
     return None
+
+
+def fed_back(ev: Evidence, suspect: Suspect) -> bool:
+    """Is the stored value handed back to a model-like call, here or where it is read
+    (`self.model(x, self.model.hidden)` in a trainer, with `self.hidden = hn` in the model's
+    forward)? Then it is a state carried from step to step, not a bank of past values."""
+    if recurrent_store(ev, suspect) is not None:
+        return True
+    if not any((v := reading.value_span(s)) is not None and not patterns.creates(v)
+               for _, _, s, _ in stores_of(ev, suspect)):
+        return False  # never updated from a computation: not a state
+    expr = suspect.expression
+    names = {expr, "self." + expr.rsplit(".", 1)[-1]} if "." in expr else {expr}
+    frames = [s.frame for s in suspect.sightings] + [f for f in ev.failing.frames[:3]]
+    for frame in frames:
+        scope = frame.scope
+        if scope is None:
+            continue
+        for call in (n for s in reading.statements(scope) if not reading.is_compound(s)
+                     for n in ast.walk(s) if isinstance(n, ast.Call)):
+            arguments = [*call.args, *(k.value for k in call.keywords)]
+            if reading.text(call.func) in suspect.holders:
+                return True  # `lif1(x)` runs the closure that reads and updates its cell
+            if any(reading.text(a) in names for a in arguments) and not reading.text(
+                    call.func).startswith(("torch.", "F.", "np.", "math.")):
+                return True
+    return False
 
 
 # -- for the causes: the words and the finding's frame -----------------------------------
@@ -523,7 +698,7 @@ def claim(ev: Evidence, category: str, why: str, hint: str, suspect: Suspect | N
         name = expression or as_written(suspect.expression, file, line)
         found = places.culprit(name, suspect.kind, file, line)
     extra: dict[str, Any] = dict(details)
-    if len(ev.suspects) > 1:
+    if len(ev.suspects) > 1 and not ev.split:
         extra["also"] = [s.expression for s in ev.suspects[1:]]
     return Claim(category, why, hint, found, places.frame_location(ev.failing.site),
                  places.frame_location(ev.freeing.site) if ev.freeing else None, extra, remedy)

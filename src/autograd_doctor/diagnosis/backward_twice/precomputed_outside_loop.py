@@ -14,6 +14,7 @@ of a frozen network), compute it once with `.detach()` so no graph is kept at al
 from __future__ import annotations
 
 import ast
+from dataclasses import replace
 
 from autograd_doctor.diagnosis.backward_twice.evidence import (
     BEFORE_LOOP,
@@ -26,6 +27,7 @@ from autograd_doctor.diagnosis.finding import Claim
 from autograd_doctor.edits.forms import detached
 from autograd_doctor.edits.operations import Move, Remedy, replace_node
 from autograd_doctor.graph.objects import resolve
+from autograd_doctor.graph.walk import leaves, walk
 from autograd_doctor.source import places, reading
 
 CATEGORY = "precomputed-outside-loop"
@@ -66,12 +68,27 @@ def match(ev: Evidence) -> Claim | None:
     if placement is None or placement.loop is None:
         return None
     store = placement.stores_before_loop[-1]
-    trained = ev.upstream_trained
-    remedy = (_recompute(ev, placement, store, suspect) if trained
-              else _detach(placement.file, store, suspect))
-    why = ("it depends on parameters the optimizer trains, so compute it inside the loop"
-           if trained else
-           "nothing trainable feeds it, so compute it once with `.detach()` and keep no graph")
+    reference = _fixed_reference(placement, store, suspect.expression)
+    recompute = _recompute(ev, placement, store, suspect)
+    detach = _detach(placement.file, store, suspect)
+    # Computed once on purpose is the usual intent (a fixed latent, a target), unless the
+    # weights behind the value learn only through it: then detaching would starve them,
+    # and it is computed in the loop instead. Both are offered (verification decides when
+    # the graph cannot); a fixed reference is never moved.
+    if reference:
+        first, second = detach, None
+    elif _starved_by_detaching(ev):
+        first, second = recompute, detach
+    else:
+        first, second = detach, recompute
+    remedy = first or second
+    alternatives = (second,) if first is not None and second is not None else ()
+    why = ("it is a fixed reference (a target or anchor recorded before training; the loop "
+           "computes the live value separately), so compute it once with `.detach()`"
+           if reference else
+           "if it is meant to stay fixed (a latent or a target computed once), compute it "
+           "once with `.detach()`; if the weights behind it should keep learning through it, "
+           "compute it inside the loop")
     message = (
         f"`{suspect.expression}` is computed once, before the loop at "
         f"{places.user_path(placement.file)}:{placement.loop.lineno}, and every iteration "
@@ -82,7 +99,44 @@ def match(ev: Evidence) -> Claim | None:
         f"Here {why}. retain_graph=True would keep reusing a value computed before training "
         f"started and fail with the in-place error once the weights change."
     )
-    return claim(ev, CATEGORY, message, hint, suspect, (placement.file, store.lineno), remedy)
+    said = claim(ev, CATEGORY, message, hint, suspect, (placement.file, store.lineno), remedy)
+    return replace(said, alternatives=alternatives)
+
+
+def _starved_by_detaching(ev: Evidence) -> bool:
+    """Do some trainable weights behind the value reach the failing loss through it only?"""
+    elsewhere = {id(t) for t in leaves(walk(ev.failing.roots, stop=set(ev.stale)))}
+    return any(p.requires_grad and id(p) not in elsewhere and id(p) in ev.trained
+               for p in ev.upstream)
+
+
+# Loss functions whose second argument (or `target=`) is the value to match, not to train.
+_TARGET_TAKERS = ("mse_loss", "l1_loss", "smooth_l1_loss", "huber_loss", "kl_div",
+                  "cross_entropy", "binary_cross_entropy", "binary_cross_entropy_with_logits",
+                  "cosine_embedding_loss", "MSELoss", "L1Loss", "KLDivLoss")
+
+
+def _fixed_reference(placement: places.Placement, store: ast.stmt, name: str) -> bool:
+    """A snapshot taken before training that the loop compares against: the loop computes
+    the same expression afresh (`old_logits = model(x, "old")` before, `model(x, "old")` in
+    the loss), or the value is only ever a loss's target. Recomputing it in the loop would
+    make the target move with the model."""
+    loop = placement.loop
+    value = reading.value_span(store)
+    if loop is None or value is None:
+        return False
+    text = reading.text(value)
+    inside = [n for stmt in loop.body for n in ast.walk(stmt)]
+    if any(isinstance(n, ast.Call) and reading.text(n) == text for n in inside):
+        return True
+    uses = [n for n in inside if isinstance(n, ast.Name) and n.id == name]
+    targets = set()
+    for call in (n for n in inside if isinstance(n, ast.Call)):
+        func = reading.text(call.func).rsplit(".", 1)[-1]
+        if func in _TARGET_TAKERS or "loss" in func.lower():
+            chosen = call.args[1:2] + [k.value for k in call.keywords if k.arg == "target"]
+            targets |= {id(n) for a in chosen for n in ast.walk(a)}
+    return bool(uses) and all(id(n) in targets for n in uses)
 
 
 def _recompute(ev: Evidence, placement: places.Placement, store: ast.stmt,

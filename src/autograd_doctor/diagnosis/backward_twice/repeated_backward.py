@@ -25,7 +25,7 @@ from autograd_doctor.diagnosis.backward_twice.evidence import (
 from autograd_doctor.diagnosis.finding import Claim
 from autograd_doctor.edits.operations import Delete, Insert, Move, Operation, Remedy
 from autograd_doctor.graph.objects import resolve
-from autograd_doctor.source import places, reading
+from autograd_doctor.source import patterns, places, reading
 from autograd_doctor.source.places import FrameInfo
 
 CATEGORY = "repeated-backward"
@@ -108,7 +108,8 @@ def _made_where_first_backwarded(ev: Evidence) -> tuple[Suspect, tuple[str, int]
         placement = places.place(frame, binding.expression)
         stores = [s for s in placement.stores if s.lineno <= frame.line] if placement else []
         if placement is not None and stores:
-            suspect = Suspect(binding.expression, "local", frame, "T", [binding.node], [])
+            kind = "attribute" if "." in binding.expression else "local"
+            suspect = Suspect(binding.expression, kind, frame, "T", [binding.node], [])
             return suspect, (placement.file, stores[-1].lineno)
     return None
 
@@ -185,7 +186,9 @@ def _remove_duplicate(ev: Evidence) -> Remedy | None:
         return None
     frame = ev.freeing.frames[0] if _returns_receiver(ev.freeing.frames[0]) else pair[1]
     stmt = frame.statement
-    if not isinstance(stmt, ast.Expr):
+    # Only a backward call itself is removed: a call that reaches one further in (a
+    # callback, a hook runner) does other work the program needs.
+    if not isinstance(stmt, ast.Expr) or patterns.backwarded(stmt) is None:
         return None
     return Remedy(
         strategy="remove-duplicate-backward",

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import ast
 import re
+from dataclasses import replace
 
 from autograd_doctor.capture.ledger import BackwardRecord
 from autograd_doctor.diagnosis.backward_twice.evidence import (
@@ -27,7 +28,14 @@ from autograd_doctor.diagnosis.backward_twice.evidence import (
     describe_call,
 )
 from autograd_doctor.diagnosis.finding import Claim
-from autograd_doctor.edits.operations import Delete, Move, Operation, Remedy, replace_node
+from autograd_doctor.edits.operations import (
+    Delete,
+    Insert,
+    Move,
+    Operation,
+    Remedy,
+    replace_node,
+)
 from autograd_doctor.edits.strategies import with_keywords
 from autograd_doctor.graph.objects import resolve
 from autograd_doctor.graph.walk import leaves, walk
@@ -107,7 +115,43 @@ def match(ev: Evidence) -> Claim | None:
             f"loss). The first loss must not reach the part it does not train, and the second "
             f"must see the weights after the step: detach the untrained input in the first "
             f"loss and compute `{suspect.expression}` again after the step.")
-    return claim(ev, CATEGORY, _why(ev, suspect), hint, suspect, assigned, remedy)
+    said = claim(ev, CATEGORY, _why(ev, suspect), hint, suspect, assigned, remedy)
+    again = _compute_again(ev, suspect) if ev.steps_between else None
+    if again is None or (remedy is not None and remedy.operations == again.operations):
+        return said
+    # Which of detaching and computing again keeps every weight learning depends on what
+    # each optimizer holds: verification tries both, in this order.
+    return replace(said, remedy=remedy or again,
+                   alternatives=(again,) if remedy is not None else ())
+
+
+def _compute_again(ev: Evidence, suspect: Suspect) -> Remedy | None:
+    """`feats = tower(u, i)` again after the first loss's step, before the second loss
+    reads it: both losses train the shared weights, each at the weights it sees."""
+    placement = places.place(suspect.frame, suspect.expression)
+    freeing, failing = ev.freeing, ev.failing.site
+    if placement is None or freeing is None or freeing.site is None or failing is None \
+            or not freeing.site.same_code(suspect.frame) \
+            or not failing.same_code(suspect.frame):
+        return None
+    file, scope = placement.file, placement.scope
+    stores = [s for s in placement.stores if s.lineno < freeing.site.line]
+    if not stores or not isinstance(getattr(stores[-1], "value", None), ast.Call):
+        return None
+    store = stores[-1]
+    # After the step when the step is in this function (else after the first call).
+    after = max([freeing.site.line, *(st.site.line for st in ev.steps_between
+                                      if st.site is not None and st.site.same_code(failing))])
+    later = [r for r in reading.reads(scope, suspect.expression)
+             if after < r.lineno <= failing.line]
+    target = reading.statement_at(scope, later[0].lineno) if later else None
+    if target is None or not reading.siblings(scope, store, target):
+        return None
+    return Remedy("recompute-after-step",
+                  f"compute {suspect.expression} again after the step, for the second loss",
+                  file, target.lineno,
+                  (Insert(file, target.lineno, reading.segment(file, store),
+                          reading.indent_of(file, target.lineno)),))
 
 
 def _keep_for_grad(ev: Evidence) -> Remedy | None:
@@ -124,16 +168,45 @@ def _keep_for_grad(ev: Evidence) -> Remedy | None:
     if call is None or scope is None or stmt is None or any(
             k.arg in ("create_graph", "retain_graph") for k in call.keywords):
         return None
-    made = {reading.text(t) for t in reading.targets(stmt)}
-    used = site.same_code(failing) and any(
-        made & reading.names_in(s) for s in reading.statements(scope)
-        if stmt.lineno < s.lineno <= failing.line)
+    used = _feeds_failing_loss(ev, stmt)
     keyword = "create_graph=True" if used else "retain_graph=True"
     return Remedy(
         "create-graph" if used else "retain-graph-first-call",
         "make the gradient differentiable (create_graph=True keeps the graph)" if used
         else "keep the graph for the second call (retain_graph=True on the first)",
         site.file, call.lineno, (with_keywords(site.file, call, add=(keyword,)),))
+
+
+def _feeds_failing_loss(ev: Evidence, stmt: ast.stmt) -> bool:
+    """Does the gradient that `stmt` computes reach the loss of the failing call: read
+    later in the same function, or returned by a helper (`r1 = r1_penalty(d_real, real)`)
+    whose result the caller reads before its failing call?"""
+    failing = ev.failing.site
+    frames = ev.freeing.frames if ev.freeing else ()
+    made = {reading.text(t) for t in reading.targets(stmt)}
+    line = stmt.lineno
+    for frame in frames[:3]:
+        scope = frame.scope
+        if scope is None or not made:
+            return False
+        later = [s for s in reading.statements(scope) if s.lineno > line]
+        if failing is not None and frame.same_code(failing):
+            return any(made & reading.names_in(s) for s in later if s.lineno <= failing.line)
+        # Follow the value through the helper to what it returns, then up to the caller.
+        flowing = set(made)
+        for s in later:
+            if flowing & reading.names_in(s):
+                if isinstance(s, ast.Return):
+                    break
+                flowing |= {reading.text(t) for t in reading.targets(s)}
+        else:
+            return False
+        caller = frames[frames.index(frame) + 1] if frame is not frames[-1] else None
+        if caller is None or caller.statement is None:
+            return False
+        made = {reading.text(t) for t in reading.targets(caller.statement)}
+        line = caller.statement.lineno
+    return False
 
 
 def _recompute_after_step(ev: Evidence, suspect: Suspect) -> Remedy | None:

@@ -15,6 +15,7 @@ gradients.
 from __future__ import annotations
 
 import ast
+import re
 
 import torch
 
@@ -83,7 +84,7 @@ def match(ev: Evidence) -> Claim | None:
     if buffer:
         return _uncleared(ev, suspect, site, remedy)
     where = {"attribute": "an attribute", "global": "a global variable",
-             "container-element": "a container"}[suspect.kind]
+             "container-element": "a container"}.get(suspect.kind, "a variable kept between calls")
     assigned = (site[0], site[1].lineno) if site else None
     at = f" at {places.user_path(site[0])}:{site[1].lineno}" if site else ""
     why = (
@@ -273,6 +274,19 @@ def _in_init(file: str, stmt: ast.stmt) -> bool:
     return function is not None and function.name == "__init__"
 
 
+def _stored_part(value: ast.expr, suspect: Suspect) -> ast.expr:
+    """The part of a stored tuple or list that holds the tensor with history:
+    `memory.append((out, y))` with the culprit at `memory[i][0]` detaches `out` alone."""
+    inner = suspect.expression[len(suspect.sightings[0].binding.root):]
+    found = re.findall(r"\[(-?\d+)\]", inner)
+    if suspect.kind == "container-element" and len(found) >= 2 and isinstance(
+            value, (ast.Tuple, ast.List)):
+        position = int(found[1])
+        if -len(value.elts) <= position < len(value.elts):
+            return value.elts[position]
+    return value
+
+
 def _detach_on_store(site: tuple[str, ast.stmt, ast.expr], suspect: Suspect) -> Remedy:
     file, stmt, value = site
     structure = suspect.structure if suspect.kind != "container-element" else "T"
@@ -288,7 +302,8 @@ def _detach_on_store(site: tuple[str, ast.stmt, ast.expr], suspect: Suspect) -> 
         ops = (Insert(file, after, f"{name} = {detached(name, structure)}",
                       reading.indent_of(file, stmt.lineno)),)
     else:
-        ops = (replace_node(file, value, detached(reading.segment(file, value), structure)),)
+        part = _stored_part(value, suspect)
+        ops = (replace_node(file, part, detached(reading.segment(file, part), structure)),)
     return Remedy(
         strategy="detach-on-store",
         description="store the value without its graph (.detach())",

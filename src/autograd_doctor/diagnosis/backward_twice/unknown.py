@@ -17,8 +17,8 @@ CULPRIT_LINE = None
 FALLBACK = True
 FIX = None  # nothing known to change
 
-# The anchor lives in a closure that has returned: no frame, record or object in sight
-# holds it under a name, so no cause can be placed.
+# The anchor lives in a suspended generator's frame: no frame, record or object the
+# first run looks at holds it under a name, so no cause can be placed (a replay can).
 BROKEN = """\
 import torch
 import torch.nn as nn
@@ -28,21 +28,22 @@ encoder, model = nn.Linear(4, 4), nn.Linear(4, 1)
 opt = torch.optim.SGD([*encoder.parameters(), *model.parameters()], lr=0.1)
 
 
-def make_criterion():
+def targets():
     anchor = encoder(torch.ones(1, 4))
-    return lambda out: (out - anchor).pow(2).mean()
+    while True:
+        yield anchor.sum(1)
 
 
-criterion = make_criterion()
+stream = targets()
 for step in range(3):
-    loss = criterion(model(torch.randn(8, 4)))
+    loss = (model(torch.randn(8, 4)) - next(stream)).pow(2).mean()
     opt.zero_grad()
     loss.backward()
     opt.step()
 """
 
-FIXED = BROKEN.replace("criterion = make_criterion()\nfor step in range(3):\n",
-                       "for step in range(3):\n    criterion = make_criterion()\n")
+FIXED = BROKEN.replace("    anchor = encoder(torch.ones(1, 4))\n    while True:\n",
+                       "    while True:\n        anchor = encoder(torch.ones(1, 4))\n")
 
 
 def match(ev: Evidence) -> Claim | None:
@@ -60,5 +61,5 @@ def match(ev: Evidence) -> Claim | None:
     )
     hint = ("retain_graph=True is rarely the right fix: find the tensor that outlives its "
             "step and `.detach()` it, or compute it again where it is used.")
-    suspect = ev.suspects[0] if ev.suspects else None
+    suspect = ev.primary or (ev.suspects[0] if ev.suspects else None)
     return claim(ev, CATEGORY, why, hint, suspect, None, None, nodes=kinds)

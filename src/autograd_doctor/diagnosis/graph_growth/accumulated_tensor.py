@@ -11,6 +11,7 @@ Accumulate plain numbers: `total_loss += loss.item()`.
 from __future__ import annotations
 
 import ast
+from dataclasses import replace
 
 from autograd_doctor.diagnosis.finding import Claim
 from autograd_doctor.diagnosis.graph_growth.evidence import (
@@ -19,6 +20,7 @@ from autograd_doctor.diagnosis.graph_growth.evidence import (
     claim,
     figures,
 )
+from autograd_doctor.edits.forms import detached
 from autograd_doctor.edits.operations import Remedy, replace_node
 from autograd_doctor.source import patterns, reading
 
@@ -53,12 +55,36 @@ def match(ev: GrowthEvidence) -> Claim | None:
         return None
     store = ev.update
     why = (
-        f"`{g.expression}` is kept as a tensor and updated every step from tensors that "
+        f"`{ev.written}` is kept as a tensor and updated every step from tensors that "
         f"carry their graph, so it holds every step's graph: {figures(g)}. Nothing errors, "
         f"but memory grows with every step."
     )
-    hint = "Accumulate plain numbers with `.item()`."
-    return claim(g, CATEGORY, why, hint, (store[0], store[1].lineno), _item(store))
+    estimate = patterns.running_estimate(store[1], reading.text(reading.targets(store[1])[0]))
+    hint = ("Keep the average without history: detach what goes into it."
+            if estimate else "Accumulate plain numbers with `.item()`.")
+    item, detach = _item(store), _detach_term(store)
+    first, second = (detach, item) if estimate else (item, detach)
+    said = claim(g, CATEGORY, why, hint, (store[0], store[1].lineno), first or second,
+                 ev.written)
+    return replace(said, alternatives=(second,) if first and second else ())
+
+
+def _detach_term(store: tuple[str, ast.stmt]) -> Remedy | None:
+    """`ema = 0.9 * ema + 0.1 * x.detach()`, `total += loss.detach()`: the value stays a
+    tensor (of any shape), without the graph of what is added to it."""
+    file, stmt = store
+    value = reading.value_span(stmt)
+    if value is None:
+        return None
+    target = reading.text(reading.targets(stmt)[0])
+    terms = [value] if isinstance(stmt, ast.AugAssign) else [
+        v for v in ((value.left, value.right) if isinstance(value, ast.BinOp) else ())
+        if target not in reading.names_in(v)]
+    ops = [replace_node(file, term, detached(reading.segment(file, term))) for term in terms]
+    if not ops:
+        return None
+    return Remedy("detach-on-store", f"keep {target} without the graph of what is added",
+                  file, stmt.lineno, tuple(ops))
 
 
 def _item(store: tuple[str, ast.stmt]) -> Remedy | None:

@@ -9,6 +9,8 @@ detached copy of the loss, fix that first: the model learns nothing).
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from autograd_doctor.diagnosis.finding import Claim
 from autograd_doctor.diagnosis.graph_growth.evidence import (
     CARRIED,
@@ -16,7 +18,7 @@ from autograd_doctor.diagnosis.graph_growth.evidence import (
     claim,
     figures,
 )
-from autograd_doctor.edits.strategies import detach_at_boundary
+from autograd_doctor.edits.strategies import detach_at_boundary, detach_in_update
 
 CATEGORY = "carried-state"
 CULPRIT = "h"
@@ -52,9 +54,11 @@ def match(ev: GrowthEvidence) -> Claim | None:
     placement = ev.placement
     if placement is None:
         return None
-    stores = placement.stores_in_loop
+    stores = placement.stores_in_loop or placement.stores
     remedy = detach_at_boundary(placement.file, placement.scope, placement.loop,
                                 [(g.expression, g.structure)])
+    update = detach_in_update(placement.file, stores[-1], g.expression, g.structure) \
+        if stores else None
     why = (
         f"`{g.expression}` is carried from one step into the next and no backward call ever "
         f"frees the graph behind it, so it keeps every step's graph: {figures(g)}."
@@ -62,4 +66,5 @@ def match(ev: GrowthEvidence) -> Claim | None:
     hint = ("Detach it at the top of each step. (If backward is called on a detached copy of "
             "the loss, that is the first thing to fix.)")
     at = (placement.file, stores[-1].lineno) if stores else None
-    return claim(g, CATEGORY, why, hint, at, remedy)
+    said = claim(g, CATEGORY, why, hint, at, remedy or update)
+    return replace(said, alternatives=(update,) if remedy and update else ())

@@ -7,12 +7,14 @@ or carried from step to step).
 from __future__ import annotations
 
 import ast
+import sys
 from dataclasses import dataclass
 
 from autograd_doctor.capture.growth import Growth
 from autograd_doctor.diagnosis.finding import Claim
 from autograd_doctor.edits.operations import Remedy
 from autograd_doctor.source import patterns, places, reading
+from autograd_doctor.source.files import is_project_file
 
 # How the growing value is kept (GrowthEvidence.storage).
 LIST = "list"  # a list that gains a tensor with history per step
@@ -27,28 +29,46 @@ class GrowthEvidence:
     storage: str
     update: tuple[str, ast.stmt] | None  # the running-total statement, when there is one
     placement: places.Placement | None
+    written: str = ""  # the growing value as the updating statement writes it (`self.sum`)
 
 
 def gather(growth: Growth) -> GrowthEvidence:
     placement = places.place(growth.frame, growth.expression)
-    update = _update(growth, placement) if growth.kind == "chain" else None
+    found = _update(growth, placement) if growth.kind == "chain" else None
+    update = (found[0], found[1]) if found else None
     storage = LIST if growth.kind == "list" else RUNNING_TOTAL if update else CARRIED
     retained = growth.in_backward and growth.record.retained
-    return GrowthEvidence(growth, retained, storage, update, placement)
+    return GrowthEvidence(growth, retained, storage, update, placement,
+                          found[2] if found else growth.expression)
 
 
-def _update(g: Growth, placement: places.Placement | None) -> tuple[str, ast.stmt] | None:
-    """The statement that adds to the running value, in the frame's scope or its file."""
-    scopes: list[ast.AST] = [placement.scope] if placement is not None else []
-    tree = reading.parse(g.frame.file)
-    if tree is not None:
-        scopes.append(tree)
-    name = g.expression
-    for scope in scopes:
-        for stmt in (n for n in ast.walk(scope) if isinstance(n, (ast.Assign, ast.AugAssign))):
-            if patterns.accumulates(stmt, name) or patterns.running_estimate(stmt, name):
-                return g.frame.file, stmt
+def _update(g: Growth, placement: places.Placement | None
+            ) -> tuple[str, ast.stmt, str] | None:
+    """The statement that adds to the running value: in the frame's scope, its file, or,
+    for a value held on an object (`meter.sum`, `history.total`), wherever the user's code
+    updates that attribute (`self.sum += val`, in the class's own file)."""
+    files = [g.frame.file] + [f for f in _project_files() if f != g.frame.file]
+    scopes: list[tuple[str, ast.AST]] = [(g.frame.file, placement.scope)] if placement else []
+    scopes += [(f, tree) for f in files if (tree := reading.parse(f)) is not None]
+    for name in dict.fromkeys(n for n in (g.element, g.expression) if n):
+        attr = name.rsplit(".", 1)[-1] if "." in name else ""
+        for file, scope in scopes:
+            for stmt in (n for n in ast.walk(scope)
+                         if isinstance(n, (ast.Assign, ast.AugAssign))):
+                for target in reading.targets(stmt):
+                    text = reading.text(target)
+                    same = text == name or (bool(attr) and text.endswith("." + attr) and (
+                        text.startswith("self.") or file != g.frame.file))
+                    if same and (patterns.accumulates(stmt, text)
+                                 or patterns.running_estimate(stmt, text)):
+                        return file, stmt, reading.segment(file, target)
     return None
+
+
+def _project_files() -> list[str]:
+    """The user's own modules that are loaded (where a helper class like a meter lives)."""
+    found = (getattr(m, "__file__", None) for m in list(sys.modules.values()))
+    return sorted({f for f in found if f and is_project_file(f)})
 
 
 # -- for the causes: the words and the finding's frame -----------------------------------
@@ -67,14 +87,15 @@ def figures(g: Growth) -> str:
 
 
 def claim(g: Growth, category: str, why: str, hint: str, culprit_at: tuple[str, int] | None,
-          remedy: Remedy | None) -> Claim:
+          remedy: Remedy | None, expression: str = "") -> Claim:
     file, line = culprit_at if culprit_at else (None, None)
-    kind = ("container-element" if g.kind == "list" else
-            "attribute" if "." in g.expression else "local")
+    name = expression or g.expression
+    kind = ("container-element" if g.kind == "list" or name.endswith("]") else
+            "attribute" if "." in name else "local")
     details: dict[str, object] = {"nodes": {"first": g.sizes_first, "now": g.size_now},
                                   "bytes_held": g.bytes_held, "step": g.record.number}
     if g.lengths:
         details["lengths"] = g.lengths
-    return Claim(category, why, hint, places.culprit(g.expression, kind, file, line),
+    return Claim(category, why, hint, places.culprit(name, kind, file, line),
                  places.frame_location(g.record.site) if g.in_backward else None, None,
                  details, remedy)

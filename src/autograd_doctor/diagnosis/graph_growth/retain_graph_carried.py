@@ -11,9 +11,11 @@ step.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from autograd_doctor.diagnosis.finding import Claim
 from autograd_doctor.diagnosis.graph_growth.evidence import GrowthEvidence, claim, figures
-from autograd_doctor.edits.strategies import detach_at_boundary
+from autograd_doctor.edits.strategies import detach_at_boundary, detach_in_update
 
 CATEGORY = "retain-graph-carried"
 CULPRIT = "state"
@@ -44,12 +46,14 @@ def match(ev: GrowthEvidence) -> Claim | None:
     if g.kind != "chain" or not ev.retained:
         return None
     placement = ev.placement
-    stores = placement.stores_in_loop if placement else []
+    stores = (placement.stores_in_loop or placement.stores) if placement else []
     site = g.record.site
     backward = site.statement if site is not None else None
     release = (site.file, backward) if site is not None and backward is not None else None
     remedy = detach_at_boundary(placement.file, placement.scope, placement.loop,
                                 [(g.expression, "T")], release) if placement else None
+    update = detach_in_update(placement.file, stores[-1], g.expression, "T", release) \
+        if placement and stores else None
     why = (
         f"`{g.expression}` is carried from one step into the next while backward keeps the "
         f"graph (retain_graph=True), so every backward goes through all earlier steps again: "
@@ -58,4 +62,5 @@ def match(ev: GrowthEvidence) -> Claim | None:
     )
     hint = f"Drop retain_graph=True and detach `{g.expression}` at the top of each step."
     at = (placement.file, stores[-1].lineno) if placement and stores else None
-    return claim(g, CATEGORY, why, hint, at, remedy)
+    said = claim(g, CATEGORY, why, hint, at, remedy or update)
+    return replace(said, alternatives=(update,) if remedy and update else ())

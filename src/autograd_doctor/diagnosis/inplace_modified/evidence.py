@@ -21,6 +21,8 @@ from autograd_doctor.capture.frames import is_project_file
 from autograd_doctor.capture.growth import reaches
 from autograd_doctor.capture.hooks import Failure
 from autograd_doctor.capture.ledger import BackwardRecord, StepRecord
+from autograd_doctor.capture.tracer import Trace, site_of
+from autograd_doctor.capture.tracer import Write as TracedWrite
 from autograd_doctor.diagnosis.finding import Claim
 from autograd_doctor.edits.operations import Remedy
 from autograd_doctor.graph.names import modules_in, parameter_names
@@ -62,6 +64,7 @@ class Write:
 STEP = "optimizer-step"  # an optimizer step changed a weight the graph saved
 STATEMENT = "statement"  # an in-place statement: `x += y`, `x[m] = 0`, `x.relu_()`
 MODULE = "module"  # an activation built to work in place: `ReLU(inplace=True)`
+LIBRARY = "library"  # a layer or function that writes in place on its own (Embedding max_norm)
 
 
 @dataclass
@@ -81,7 +84,9 @@ class Inplace:
     # Names whose value at this call was built on their value at the previous call from the
     # same place, which kept its graph (retain_graph=True): (expression, frame, structure).
     carried: list[tuple[str, FrameInfo, str]] = field(default_factory=list)
-    writer_kind: str | None = None  # STEP, STATEMENT, MODULE, or None when not found
+    writer_kind: str | None = None  # STEP, STATEMENT, MODULE, LIBRARY or None when not found
+    traced: TracedWrite | None = None  # the write itself, seen by a replay
+    saver: FrameInfo | None = None  # where the node that saved the tensor was made (replay)
 
 
 def gather(failure: Failure) -> Inplace | None:
@@ -92,23 +97,33 @@ def gather(failure: Failure) -> Inplace | None:
     shape = tuple(int(s) for s in found["shape"].replace(" ", "").split(",") if s) if found \
         else None
     version = int(found["version"]) if found else None
+    expected = int(found["expected"]) if found else None
     nodes = walk(failing.roots)
     modified = next((n for n in nodes if modified_saves(n)), None)
     scopes = failure.scopes()
     tensor, name, kind = _tensor(modified, nodes, shape, version, scopes)
+    traced = traced_write(failure.trace, modified, shape, version, expected) \
+        if failure.trace is not None else None
     step = _step(failure, modified, tensor)
+    if step is None and traced is not None and traced.in_step:
+        step = _step_at(failure, traced)
     writer = _writer(modified, nodes) if step is None else None
     ev = Inplace(failure, failing, shape, version, modified, tensor, name, kind, step, writer,
-                 scopes=scopes, carried=_carried(failure, failing))
+                 scopes=scopes, carried=_carried(failure, failing), traced=traced)
+    if modified is not None:
+        made = site_of(modified)
+        ev.saver = made[0] if made else None
     if step is None:
-        ev.writes = _writes(ev)
+        ev.writes = _writes_at(ev, traced) if traced is not None and traced.site else []
+        ev.writes = ev.writes or _writes(ev)
         best = ev.writes[0] if ev.writes else None
         if best is not None and best.how != "module" and ev.kind != "parameter":
             # The statement that wrote it names it better than another tensor that happens
             # to have the same shape and version.
             ev.name, ev.kind = best.target, "local"
         if best is not None:
-            ev.writer_kind = MODULE if best.how in ("module", "keyword") else STATEMENT
+            ev.writer_kind = (MODULE if best.how in ("module", "keyword") else
+                              LIBRARY if best.how == "library" else STATEMENT)
     else:
         ev.writer_kind = STEP
     return ev
@@ -186,6 +201,116 @@ def _writer(modified: Node | None, nodes: list[Node]) -> Node | None:
     later = [c for p in producers for c in cons.get(p, ()) if c is not modified
              and sequence_nr(c) > made and not is_accumulator(c)]
     return max(later, key=sequence_nr) if later else None
+
+
+def traced_write(trace: Trace, modified: Node | None, shape: tuple[int, ...] | None,
+                 version: int | None, expected: int | None) -> TracedWrite | None:
+    """The write that invalidated the saved tensor: PyTorch's message says the tensor went
+    from version `expected` (when it was saved) to `version`; among the writes the replay saw,
+    the first that moved a tensor of that shape out of `expected` and wrote the very tensor
+    the node saved (its node or leaf, when that can be told) is the one."""
+    if version is None or expected is None:
+        return None
+    near = set(walk([modified])[:8]) if modified is not None else set()
+    versions = [w for w in trace.writes if expected <= w.version_before < version]
+    # The same shape (or a view of it: `weight.t()`), else a write into part of it (a slice
+    # of a buffer shares its version counter with the window a layer saved).
+    candidates = [w for w in versions if shape is None or w.shape == shape
+                  or math.prod(w.shape) == math.prod(shape)] or [
+        w for w in versions if shape is not None and math.prod(w.shape) < math.prod(shape)]
+    related = [w for w in candidates if w.node_before is modified or w.node_before in near
+               or (w.leaf is not None and any(leaf_of(n) is w.leaf() for n in near))]
+    found = related or candidates
+    return min(found, key=lambda w: w.order) if found else None
+
+
+def _step_at(failure: Failure, traced: TracedWrite) -> StepRecord | None:
+    """The recorded optimizer step at the traced write's place (the last one before the
+    failure)."""
+    site = traced.site[0] if traced.site else None
+    steps = [s for s in failure.own_steps() if site is not None and s.site is not None
+             and (s.site.file, s.site.line) == (site.file, site.line)]
+    return steps[-1] if steps else None
+
+
+def _writes_at(ev: Inplace, traced: TracedWrite) -> list[Write]:
+    """What the user's code did at the place the replay saw the write: an in-place statement,
+    a call with inplace=True, a module built to work in place, or a call into a library that
+    writes on its own (the module's construction then says why)."""
+    site = traced.site[0]
+    stmt = site.statement
+    if stmt is None:
+        return []
+    op = traced.op.split(".")[1] if traced.op.startswith("aten.") else traced.op
+    syntax = _inplace_syntax(site.file, stmt, op)
+    if syntax is not None:
+        return [syntax]
+    built = _construction(site, stmt, ev.name if ev.kind == "parameter" else None)
+    if built is not None:
+        return [built]
+    call = next((n for n in ast.walk(stmt) if isinstance(n, ast.Call)), None)
+    return [Write(site.file, stmt, reading.text(call.func) if call else "", "library", call)]
+
+
+def _inplace_syntax(file: str, stmt: ast.stmt, op: str) -> Write | None:
+    """The in-place form in a statement; among several (`std.mul_(eps).add_(mu)`), the one
+    of the op that made the write (`mul_`)."""
+    if isinstance(stmt, ast.AugAssign):
+        return Write(file, stmt, reading.text(stmt.target), "augassign")
+    if isinstance(stmt, ast.Assign):
+        for target in stmt.targets:
+            if isinstance(target, ast.Subscript):
+                return Write(file, stmt, reading.text(target.value), "subscript")
+    calls = [n for n in ast.walk(stmt) if isinstance(n, ast.Call)]
+    calls.sort(key=lambda n: not (isinstance(n.func, ast.Attribute) and n.func.attr == op))
+    for node in calls:
+        if not isinstance(node, ast.Call):
+            continue
+        func = node.func
+        if isinstance(func, ast.Attribute) and func.attr.endswith("_") \
+                and not func.attr.endswith("__") and not func.attr.startswith("_"):
+            return Write(file, stmt, reading.text(func.value), "method", node)
+        if _inplace_keyword(node):
+            name = reading.text(func).rsplit(".", 1)[-1]
+            how = "module" if name[:1].isupper() else "keyword"
+            written = reading.text(node.args[0]) if node.args and how == "keyword" else name
+            return Write(file, stmt, written, how, node)
+    return None
+
+
+def _inplace_keyword(call: ast.Call) -> bool:
+    return any(k.arg == "inplace" and isinstance(k.value, ast.Constant) and k.value.value is True
+               for k in call.keywords)
+
+
+def _construction(site: FrameInfo, stmt: ast.stmt, written: str | None) -> Write | None:
+    """`self.act(x)` where `self.act = nn.ReLU(inplace=True)`, or `self.embed(tokens)` where
+    `self.embed = nn.Embedding(..., max_norm=1.0)`: the statement that built the module that
+    wrote, found in the class (or file) of the calling code. A module built with
+    inplace=True is the writer; else the module whose own parameter was written."""
+    tree = reading.parse(site.file)
+    scope = site.scope
+    if tree is None or scope is None:
+        return None
+    owner: ast.AST = reading.class_of(site.file, scope) or tree
+    built: list[tuple[str, ast.stmt, ast.Call]] = []
+    for call in (n for n in ast.walk(stmt) if isinstance(n, ast.Call)):
+        callee = reading.text(call.func)
+        for node in ast.walk(owner):
+            if isinstance(node, (ast.Assign, ast.AnnAssign)) and isinstance(node.value, ast.Call) \
+                    and any(reading.text(t) == callee for t in (
+                        node.targets if isinstance(node, ast.Assign) else [node.target])):
+                built.append((callee, node, node.value))
+    for callee, node, value in built:
+        marked = next((n for n in ast.walk(value) if isinstance(n, ast.Call)
+                       and _inplace_keyword(n)), None)
+        if marked is not None:
+            return Write(site.file, node, callee, "module", marked)
+    for callee, node, value in built:
+        attr = callee.rsplit(".", 1)[-1]
+        if written is not None and (f".{attr}." in f".{written}" or f".{attr}[" in f".{written}"):
+            return Write(site.file, node, callee, "library", value)
+    return None
 
 
 # In-place op node names -> the statement forms that make them.

@@ -1,11 +1,14 @@
-"""In-place module: an activation built with `inplace=True` (`nn.ReLU(inplace=True)`,
-`F.relu(x, inplace=True)`) overwrote a tensor that the previous op saved for backward.
+"""In-place module: a layer or function that writes in place overwrote a tensor that another
+op saved for backward: an activation built with `inplace=True` (`nn.ReLU(inplace=True)`,
+`F.relu(x, inplace=True)`), or a layer that changes its own weight in forward
+(`nn.Embedding(..., max_norm=...)` renormalises the rows it looks up).
 
 `inplace=True` saves memory only when nothing else needs the input. After ops that save
 their output (sigmoid, tanh, softmax, batch norm in some modes) or when the input is also
-used elsewhere (a residual branch), the overwrite breaks backward.
-
-Build the activation with `inplace=False` (the default).
+used elsewhere (a residual branch), the overwrite breaks backward: build the activation with
+`inplace=False` (the default). A layer that renormalises its weight needs the other use of
+that weight to read a copy: `F.linear(h, self.embed.weight.clone())`, as PyTorch's Embedding
+documentation recommends for tied weights.
 """
 
 from __future__ import annotations
@@ -15,6 +18,7 @@ import inspect
 
 from autograd_doctor.diagnosis.finding import Claim
 from autograd_doctor.diagnosis.inplace_modified.evidence import (
+    LIBRARY,
     MODULE,
     Inplace,
     Write,
@@ -59,6 +63,8 @@ FIXED = BROKEN.replace("nn.ReLU(inplace=True)", "nn.ReLU(inplace=False)")
 
 
 def match(ev: Inplace) -> Claim | None:
+    if ev.writer_kind == LIBRARY:
+        return _renormalised(ev, ev.writes[0])
     if ev.writer_kind != MODULE:
         return None
     write = ev.writes[0]
@@ -151,3 +157,53 @@ def _not_inplace(write: Write) -> Remedy | None:
         line=write.stmt.lineno,
         operations=(replace_node(write.file, keyword.value, "False"),),
     )
+
+
+def _renormalised(ev: Inplace, write: Write) -> Claim | None:
+    """A layer that writes its own weight during forward (the replay saw the write inside
+    the call to it): the culprit is that weight, written where the layer was built."""
+    if ev.name is None or ev.traced is None or not ev.traced.site:
+        return None
+    expression = _as_built(ev.name, write.target)
+    ran = ev.traced.site[0]
+    saver = ev.saver
+    why = (
+        f"{describe_saved(ev, expression)} was saved for backward"
+        f"{f' at {places.user_path(saver.file)}:{saver.line}' if saver else ''}, then "
+        f"changed in place by the layer built at {places.user_path(write.file)}:{write.line} "
+        f"(`{reading.line_text(write.file, write.line)}`) when it ran at "
+        f"{places.user_path(ran.file)}:{ran.line}: this layer writes its own weight in "
+        f"forward."
+    )
+    hint = ("Let the other use read a copy (`.clone()`), so that the saved value stays "
+            "intact, or build the layer so that it does not write in place.")
+    return claim(ev, CATEGORY, why, hint, expression, "parameter", (write.file, write.line),
+                 _clone_saved(ev, expression))
+
+
+def _as_built(name: str, built: str) -> str:
+    """`model.embed.weight` as the class that built `self.embed` writes it."""
+    attr = built.rsplit(".", 1)[-1]
+    for sep in ("[", "."):
+        marker = f".{attr}{sep}"
+        if marker in name:
+            return built + name[name.rindex(marker) + len(attr) + 1:]
+    return name
+
+
+def _clone_saved(ev: Inplace, expression: str) -> Remedy | None:
+    """`.clone()` on the read of the tensor where the node that saved it was made."""
+    saver = ev.saver
+    stmt = saver.statement if saver is not None else None
+    if saver is None or stmt is None:
+        return None
+    tail = expression.split(".", 1)[-1]
+    reads = [n for n in ast.walk(stmt) if isinstance(n, (ast.Attribute, ast.Name))
+             and isinstance(n.ctx, ast.Load) and (reading.text(n) == expression
+                                                  or reading.text(n).endswith("." + tail))]
+    if not reads:
+        return None
+    read = reads[0]
+    return Remedy("clone-saved", f"read a copy of {reading.text(read)} there", saver.file,
+                  read.lineno, (replace_node(saver.file, read,
+                                             f"{reading.segment(saver.file, read)}.clone()"),))

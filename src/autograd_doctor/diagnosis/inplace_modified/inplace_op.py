@@ -75,9 +75,13 @@ def match(ev: Inplace) -> Claim | None:
     )
     hint = ("Use the out-of-place form so the saved value stays intact. Writing through "
             "`.data` instead would hide the error and give wrong gradients.")
-    kind = "attribute" if write.target.startswith("self.") else "local"
+    kind = "parameter" if ev.kind == "parameter" else \
+        "attribute" if write.target.startswith("self.") else "local"
+    # A parameter cannot be rebound to a computed tensor (`w = w / n` raises on a module's
+    # Parameter): an out-of-place rewrite is no fix for it.
+    remedy = None if ev.kind == "parameter" else _out_of_place(write)
     return claim(ev, CATEGORY, why, hint, ev.name or write.target, kind,
-                 (write.file, write.stmt.lineno), _out_of_place(write))
+                 (write.file, write.stmt.lineno), remedy)
 
 
 def _out_of_place(write: Write) -> Remedy | None:

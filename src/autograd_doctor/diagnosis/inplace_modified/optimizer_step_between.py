@@ -15,7 +15,9 @@ the second backward. (In a GAN, the usual form recomputes the discriminator's ou
 from __future__ import annotations
 
 import ast
+from dataclasses import replace
 
+from autograd_doctor.capture.growth import reaches
 from autograd_doctor.diagnosis.finding import Claim
 from autograd_doctor.diagnosis.inplace_modified import RETAIN_GRAPH
 from autograd_doctor.diagnosis.inplace_modified.evidence import (
@@ -24,13 +26,18 @@ from autograd_doctor.diagnosis.inplace_modified.evidence import (
     claim,
     describe_saved,
 )
-from autograd_doctor.edits.operations import Move, Operation, Remedy, replace_node
-from autograd_doctor.graph.objects import construction, optimizers_in, param_ids
-from autograd_doctor.graph.walk import leaves, walk
+from autograd_doctor.edits.operations import Insert, Move, Operation, Remedy, replace_node
+from autograd_doctor.graph.objects import (
+    construction,
+    names_holding,
+    optimizers_in,
+    param_ids,
+)
+from autograd_doctor.graph.walk import leaves, sequence_nr, walk
 from autograd_doctor.source import places, reading
 
 CATEGORY = "optimizer-step-between"
-CULPRIT = "critic.2.weight"
+CULPRIT = "critic[2].weight"
 CULPRIT_LINE = 18  # line of BROKEN
 
 BROKEN = """\
@@ -76,8 +83,49 @@ def match(ev: Inplace) -> Claim | None:
     )
     hint = ("Call backward for every loss that uses these weights before stepping, or "
             f"compute the forward again after the step. {RETAIN_GRAPH}")
-    return claim(ev, CATEGORY, why, hint, ev.name or "a parameter", "parameter",
+    said = claim(ev, CATEGORY, why, hint, ev.name or "a parameter", "parameter",
                  (site.file, site.line), _step_after(ev))
+    again = _compute_again(ev)
+    if again is None:
+        return said
+    # Moving the step keeps one forward for both losses; computing the forward again after
+    # the step is what works when the two losses live in different functions.
+    return replace(said, remedy=said.remedy or again,
+                   alternatives=(again,) if said.remedy is not None else ())
+
+
+def _compute_again(ev: Inplace) -> Remedy | None:
+    """The output made before the step and handed on to the second loss (`d_fake =
+    self.netD(fake)`, then `self.generator_step(d_fake)`): compute it again just before the
+    statement that leads to the failing call, in the innermost frame that holds it."""
+    step = ev.step
+    if step is None or step.sequence < 0:
+        return None
+    in_graph = set(walk(ev.failing.roots))
+    for index, frame in enumerate(ev.failing.frames):
+        scope = frame.scope
+        target = reading.statement_at(scope, frame.line) if scope is not None else None
+        if scope is None or target is None:
+            continue
+        for i, binding in ev.failing.bindings:
+            if i != index or binding.kind != "local" or binding.node not in in_graph \
+                    or sequence_nr(binding.node) >= step.sequence or (
+                        ev.node is not None and binding.node is not ev.node
+                        and not reaches(binding.node, ev.node)):
+                continue
+            stores = [st for st in reading.stores(scope, binding.expression)
+                      if st.lineno < target.lineno]
+            store = stores[-1] if stores else None
+            if store is None or not isinstance(getattr(store, "value", None), ast.Call) \
+                    or not reading.siblings(scope, store, target):
+                continue
+            return Remedy(
+                "recompute-after-step",
+                f"compute {binding.expression} again after the step, for the second loss",
+                frame.file, target.lineno,
+                (Insert(frame.file, target.lineno, reading.segment(frame.file, store),
+                        reading.indent_of(frame.file, target.lineno)),))
+    return None
 
 
 def _step_after(ev: Inplace) -> Remedy | None:
@@ -130,7 +178,7 @@ def _own_inputs(ev: Inplace, anchor: ast.stmt) -> Operation | None:
         return None
     parts = []
     for other in others:
-        built = construction(other, scopes, files)
+        built = construction(names_holding(other, scopes), files)
         if built is None:
             return None
         file, _, arg = built

@@ -11,6 +11,8 @@ step (truncated backpropagation through time).
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from autograd_doctor.diagnosis.finding import Claim
 from autograd_doctor.diagnosis.inplace_modified.evidence import (
     STEP,
@@ -18,7 +20,7 @@ from autograd_doctor.diagnosis.inplace_modified.evidence import (
     claim,
     describe_saved,
 )
-from autograd_doctor.edits.strategies import detach_at_boundary
+from autograd_doctor.edits.strategies import detach_at_boundary, detach_in_update
 from autograd_doctor.source import places
 
 CATEGORY = "retain-graph-carried"
@@ -58,6 +60,8 @@ def match(ev: Inplace) -> Claim | None:
     remedy = detach_at_boundary(placement.file, placement.scope, placement.loop, carried,
                                 release) if placement else None
     stores = placement.stores_in_loop if placement else []
+    update = detach_in_update(placement.file, stores[-1], expression, carried[0][1], release) \
+        if placement and stores and len(carried) == 1 else None
     step = ev.step.site
     names = " and ".join(f"`{e}`" for e, _ in carried)
     why = (
@@ -71,5 +75,6 @@ def match(ev: Inplace) -> Claim | None:
     hint = (f"Drop it and detach {names} at the top of each step (truncated backpropagation "
             f"through time).")
     at = (placement.file, stores[-1].lineno) if placement and stores else (step.file, step.line)
-    return claim(ev, CATEGORY, why, hint, expression, "local", at, remedy,
+    said = claim(ev, CATEGORY, why, hint, expression, "local", at, remedy or update,
                  writer=(step.file, step.line), role="assigned")
+    return replace(said, alternatives=(update,) if remedy and update else ())

@@ -49,18 +49,27 @@ def match(cut: Cut) -> Claim | None:
         return None
     kept = found[1]
     remedy = None
+    file, line = cut.cut_file, cut.cut_statement.lineno
     if isinstance(node, ast.expr):
+        ops = [replace_node(file, node, reading.segment(file, kept))]
+        for other_file, other in cut.others:
+            other_cut = patterns.history_cut(other)
+            if other_cut is not None and isinstance(other, ast.expr):
+                ops.append(replace_node(other_file, other,
+                                        reading.segment(other_file, other_cut[1])))
         remedy = Remedy(
             strategy="remove-detach",
-            description=f"keep the history of {cut.name}",
-            file=cut.file,
-            line=cut.stmt.lineno,
-            operations=(replace_node(cut.file, node, reading.segment(cut.file, kept)),),
+            description=f"keep the history of {cut.name}" + (
+                f" (and {len(ops) - 1} more cut{'s' if len(ops) > 2 else ''} on the same path)"
+                if len(ops) > 1 else ""),
+            file=file,
+            line=line,
+            operations=tuple(ops),
         )
     what = "`.detach()`" if found[0] == "detach" else "`.data`"
     why = (
-        f"`{cut.name}` is made with {what} at {where(cut.file, cut.stmt.lineno)}, which cuts "
-        f"it (and the loss built from it) off from the model."
+        f"`{cut.name}` is made with {what} at {where(file, line)}, which cuts it (and the "
+        f"loss built from it) off from the model."
     )
     hint = f"Remove it on the path from the model to the loss. {LEAF_TRAP}"
-    return claim(cut, CATEGORY, why, hint, remedy, cut.file, cut.stmt.lineno)
+    return claim(cut, CATEGORY, why, hint, remedy, file, line)

@@ -20,11 +20,13 @@ import torch
 from autograd_doctor.capture.frames import frame_info
 from autograd_doctor.capture.hooks import Failure
 from autograd_doctor.capture.ledger import BackwardRecord
+from autograd_doctor.capture.tracer import Crossing, Site, Trace
 from autograd_doctor.diagnosis.finding import Claim
 from autograd_doctor.diagnosis.saved_tensor_access.evidence import evaluate
 from autograd_doctor.edits.operations import Remedy
 from autograd_doctor.graph.names import modules_in
 from autograd_doctor.source import patterns, places, reading
+from autograd_doctor.source.places import FrameInfo
 
 # How the graph was cut (keys of Cut.points), each with the node that did it.
 NO_GRAD_BLOCK = "no-grad-block"  # the `with torch.no_grad():` statement
@@ -32,6 +34,7 @@ NO_GRAD_CALL = "no-grad-call"  # a decorator: @torch.no_grad() on a function cal
 LEFT_TORCH = "left-torch"  # `.item()`, `.numpy()`, `.tolist()`, `torch.tensor(...)`
 DETACH = "detach"  # `.detach()` or `.data`
 NON_DIFFERENTIABLE = "non-differentiable"  # argmax, round, a comparison...
+NO_GRAD_SWITCH = "no-grad-switch"  # `torch.set_grad_enabled(False)` left switched off
 FROZEN = "frozen"  # no cut in the code: every parameter in sight has requires_grad=False
 
 
@@ -50,6 +53,20 @@ class Cut:
     frame: FrameType | None = None
     modules: list[tuple[str, torch.nn.Module]] = field(default_factory=list)
     decorator_file: str = ""  # the file holding a NO_GRAD_CALL decorator
+    # Where the graph was cut, when a replay saw it (the culprit may be assigned further out,
+    # where the training code received the value).
+    site: FrameInfo | None = None
+    # Further cuts of the same kind on the loss's path (file, node), seen by a replay.
+    others: list[tuple[str, ast.AST]] = field(default_factory=list)
+
+    @property
+    def cut_file(self) -> str:
+        return self.site.file if self.site is not None else self.file
+
+    @property
+    def cut_statement(self) -> ast.stmt:
+        found = self.site.statement if self.site is not None else None
+        return found if found is not None else self.stmt
 
 
 def gather(failure: Failure) -> Cut | None:
@@ -62,10 +79,173 @@ def gather(failure: Failure) -> Cut | None:
     stmt = info.statement
     if scope is None or stmt is None:
         return None
+    if failure.trace is not None:
+        traced = _traced(failure, failure.trace)
+        if traced is not None:
+            return traced
     start = patterns.backwarded(stmt)
     if start is None:
         return None
     return _trace(failure, frame, scope, start, stmt.lineno)
+
+
+# How a replay's crossing kind shows in the source.
+_KIND_POINT = {"detach": DETACH, "data": DETACH, "non-differentiable": NON_DIFFERENTIABLE,
+               "leaves-torch": LEFT_TORCH, "from-python": LEFT_TORCH}
+
+
+def _traced(failure: Failure, trace: Trace) -> Cut | None:
+    """The replay followed the loss's lineage back (capture.tracer): the crossing where it
+    left autograd is exact, wherever it happened (a helper, a closure, deep in a model).
+    Crossings that only feed labels (through argmax, a comparison) are where pseudo-labels
+    are made on purpose: the one on a path that could have carried gradients wins."""
+    failing = failure.record
+    assert failing is not None
+    found: list[tuple[bool, int, Crossing]] = []
+    on_path: list[Site] = []
+    # (tensor id, only feeds labels, depth, order of the call that took it as an input)
+    queue: list[tuple[int, bool, int, int | None]] = [
+        (k, False, 0, None) for k in failing.extra.get("tensors", ())]
+    seen: set[int] = set()
+    while queue:
+        key, labels, depth, before = queue.pop(0)
+        flow = trace.flow_of(key, before)
+        if flow is None or flow.order in seen:
+            continue
+        seen.add(flow.order)
+        if flow.crossing is not None and flow.crossing.kind != "leaves-torch":
+            found.append((labels, depth, flow.crossing))
+            continue
+        if not labels:
+            on_path.append(flow.site)
+        label_op = flow.op in ("argmax", "argmin", "eq", "ne", "gt", "lt", "ge", "le", "long",
+                               "int", "bool", "__eq__", "__gt__", "__lt__", "__ge__", "__le__")
+        queue.extend((k, labels or label_op, depth + 1, flow.order) for k in flow.inputs)
+    leaving = [c for c in trace.crossings if c.kind == "leaves-torch"]
+    found = [(labels, depth, c) for labels, depth, c in found
+             if c.kind != "from-python" or any(_same_code(x.site, c.site) and x.order < c.order
+                                               for x in leaving)]
+    if not found:
+        return None
+    # A `.detach()` / `.data` whose value is named (`w = self.weight.data`) says more than
+    # one inside an expression; every other one on the loss's path is cut too, and one fix
+    # has to remove them all.
+    ranked = sorted(found, key=lambda f: (f[0], f[1]))
+    cuts = [c for labels, _, c in ranked if not labels and c.kind in ("detach", "data")]
+    named = [c for c in cuts if c.site and isinstance(c.site[0].statement, ast.Assign)]
+    crossing = named[0] if named else ranked[0][2]
+    # Every value the loss took from the same no_grad block has to come out of it.
+    on_path = on_path + [c.site for labels, _, c in found if not labels and c.kind == "no-grad"]
+    cut = _cut_from(failure, crossing, on_path)
+    if cut is not None and crossing in cuts:
+        placed = {_at(cut.cut_file, n) for n in cut.points.values()}
+        for other in cuts:
+            frame = other.site[0] if other.site else None
+            statement = frame.statement if frame is not None else None
+            node = _node_for(statement, other) if statement is not None else None
+            if frame is not None and node is not None and _at(frame.file, node) not in placed:
+                placed.add(_at(frame.file, node))
+                cut.others.append((frame.file, node))
+    return cut
+
+
+def _at(file: str, node: ast.AST) -> tuple[str, int, int]:
+    return file, getattr(node, "lineno", 0), getattr(node, "col_offset", 0)
+
+
+def _same_code(a: Site, b: Site) -> bool:
+    return bool(a and b) and a[0].same_code(b[0])
+
+
+# Crossings whose culprit is the value the training code received (the region or the trip
+# out of torch is the cause), not the statement where it happened.
+_RECEIVED = ("no-grad", "from-python", "leaves-torch")
+
+
+def _cut_from(failure: Failure, crossing: Crossing, on_path: list[Site]) -> Cut | None:
+    """The crossing as the Cut the causes read: the name that lost its history where it was
+    assigned (where the cut happened, or for a no_grad region or a trip out of torch, where
+    the failing code received the value), the cut points in the source, and the statements on
+    the loss's path inside a no_grad block."""
+    failing = failure.record
+    assert failing is not None
+    inner = crossing.site[0] if crossing.site else None
+    if inner is None or inner.statement is None or inner.scope is None:
+        return None
+    inner_stmt, inner_scope = inner.statement, inner.scope
+    assigning = [f for f in crossing.site if isinstance(
+        f.statement, (ast.Assign, ast.AnnAssign, ast.AugAssign))]
+    here = failing.site
+    received = next((f for f in assigning if here is not None and f.same_code(here)),
+                    assigning[-1] if assigning else None)
+    frame_at = (received if crossing.kind in _RECEIVED else
+                assigning[0] if assigning else None) or inner
+    stmt = frame_at.statement
+    assert stmt is not None
+    targets = reading.targets(stmt)
+    name = reading.text(targets[0]) if targets else reading.text(stmt)
+    points: dict[str, ast.AST] = {}
+    decorator_file = ""
+    if crossing.kind == "no-grad":
+        # The `with` may be further out than the op (a model called inside a closure's
+        # `with torch.inference_mode():`): the innermost frame that sits in one.
+        found = next(((f, b) for f in crossing.site if f.scope is not None
+                      for b in reversed(reading.blocks_around(f.scope, f.line))
+                      if any(patterns.is_no_grad(i.context_expr) for i in b.items)), None)
+        block = found[1] if found else None
+        if found is not None and found[0].statement is not None and found[0].scope is not None:
+            inner, inner_stmt, inner_scope = found[0], found[0].statement, found[0].scope
+        decorated = next(((f, d) for f in crossing.site for d in _decorators(f)), None)
+        if block is not None:
+            points[NO_GRAD_BLOCK] = block
+        elif decorated is not None:
+            decorator_file, points[NO_GRAD_CALL] = decorated[0].file, decorated[1]
+        elif crossing.grad_off and crossing.grad_off[0].statement is not None:
+            points[NO_GRAD_SWITCH] = crossing.grad_off[0].statement
+            decorator_file = crossing.grad_off[0].file
+    else:
+        point = _KIND_POINT.get(crossing.kind)
+        node = _node_for(inner_stmt, crossing)
+        if point is not None and node is not None:
+            points[point] = node
+    if not points:
+        return None
+    cut = Cut(failure, failing, name, frame_at.file, stmt, frame_at.scope or inner_scope,
+              points, [stmt], None, decorator_file=decorator_file, site=inner)
+    region = points.get(NO_GRAD_BLOCK)
+    if isinstance(region, ast.With):
+        statements = [f.statement for site in on_path for f in site
+                      if f.file == inner.file and f.statement is not None
+                      and reading.inside(f.statement, region)]
+        inside = [s for s in [*statements, inner_stmt] if s is not None
+                  and reading.inside(s, region)]
+        needed = Cut(failure, failing, name, inner.file, inner_stmt, inner_scope, points,
+                     list(dict.fromkeys(inside)))
+        cut.chain = _with_dependencies(needed, region)
+    return cut
+
+
+def _decorators(frame: FrameInfo) -> list[ast.expr]:
+    scope = frame.scope
+    if not isinstance(scope, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        return []
+    return [d for d in scope.decorator_list if patterns.is_no_grad(d)]
+
+
+def _node_for(stmt: ast.stmt, crossing: Crossing) -> ast.AST | None:
+    """The part of the statement that made the crossing (`.detach()`, `.data`, `argmax`,
+    `torch.tensor(...)`)."""
+    for node in ast.walk(stmt):
+        if crossing.kind in ("detach", "data"):
+            found = patterns.history_cut(node)
+            if found is not None and found[0] == crossing.kind:
+                return node
+        elif crossing.kind == "non-differentiable":
+            if patterns.non_differentiable(node):
+                return node
+        elif patterns.leaves_torch(node):
+            return node
+    return None
 
 
 def _trace(failure: Failure, frame: FrameType, scope: ast.AST, start: ast.expr,

@@ -13,17 +13,19 @@ not be trained through (pseudo-labels, targets, metrics).
 from __future__ import annotations
 
 import ast
+import textwrap
 
 from autograd_doctor.diagnosis.finding import Claim
 from autograd_doctor.diagnosis.no_grad_fn import LEAF_TRAP
 from autograd_doctor.diagnosis.no_grad_fn.evidence import (
     NO_GRAD_BLOCK,
     NO_GRAD_CALL,
+    NO_GRAD_SWITCH,
     Cut,
     claim,
     where,
 )
-from autograd_doctor.edits.operations import Delete, Move, Operation, Remedy
+from autograd_doctor.edits.operations import Delete, Move, Operation, Remedy, Replace
 from autograd_doctor.source import reading
 
 CATEGORY = "no-grad-block"
@@ -59,12 +61,18 @@ FIXED = BROKEN.replace(
 
 def match(cut: Cut) -> Claim | None:
     at = cut.points.get(NO_GRAD_BLOCK)
+    switch = cut.points.get(NO_GRAD_SWITCH)
     remedy: Remedy | None
     if isinstance(at, ast.With):
-        block = f"the `{reading.line_text(cut.file, at.lineno)}` block at " \
-                f"{where(cut.file, at.lineno)}"
-        cut_file, cut_line = cut.file, at.lineno
+        cut_file, cut_line = cut.cut_file, at.lineno
+        block = f"the `{reading.line_text(cut_file, at.lineno)}` block at " \
+                f"{where(cut_file, at.lineno)}"
         remedy = _move_out(cut, at)
+    elif isinstance(switch, ast.stmt):
+        cut_file, cut_line = cut.decorator_file, switch.lineno
+        block = (f"grad mode switched off at {where(cut_file, cut_line)} "
+                 f"(`{reading.line_text(cut_file, cut_line)}`) and never switched back on")
+        remedy = _scoped(cut_file, switch)
     elif isinstance(decorator := cut.points.get(NO_GRAD_CALL), ast.expr):
         cut_file, cut_line = cut.decorator_file, decorator.lineno
         block = (f"a function decorated with `@{reading.text(decorator)}` "
@@ -83,18 +91,58 @@ def match(cut: Cut) -> Claim | None:
 
 
 def _move_out(cut: Cut, block: ast.With) -> Remedy:
-    indent = reading.indent_of(cut.file, block.lineno)
-    ops: list[Operation] = [
-        Move(cut.file, s.lineno, s.end_lineno or s.lineno, block.lineno, indent)
-        for s in cut.chain
-    ]
+    file = cut.cut_file
+    indent = reading.indent_of(file, block.lineno)
+    ops: list[Operation]
     if len(cut.chain) == len(block.body):
-        ops.append(Delete(cut.file, block.lineno, block.body[0].lineno - 1))
+        # Everything in the block is on the loss's path: the block goes, its body stays.
+        end = block.end_lineno or block.lineno
+        body = textwrap.dedent("".join(reading.lines(file)[block.body[0].lineno - 1:end]))
+        text = "".join(indent + line if line.strip() else line
+                       for line in body.splitlines(keepends=True))
+        last = reading.lines(file)[end - 1].rstrip("\n")
+        ops = [Replace(file, block.lineno, 0, end, len(last), text.rstrip("\n"))]
+    else:
+        ops = [Move(file, s.lineno, s.end_lineno or s.lineno, block.lineno, indent)
+               for s in cut.chain]
     names = ", ".join(sorted({reading.text(t) for s in cut.chain for t in reading.targets(s)}))
+    whole = len(cut.chain) == len(block.body)
+    description = (f"remove the `{reading.line_text(file, block.lineno)}` block (all of it "
+                   f"feeds the loss)" if whole else
+                   f"compute {names} outside the no_grad block")
     return Remedy(
         strategy="move-out-of-no-grad",
-        description=f"compute {names} outside the no_grad block",
-        file=cut.file,
+        description=description,
+        file=file,
         line=block.lineno,
         operations=tuple(ops),
     )
+
+
+def _scoped(file: str, switch: ast.stmt) -> Remedy | None:
+    """`torch.set_grad_enabled(False)` inside a function: what follows it in its block goes
+    under `with torch.no_grad():` instead, so grad mode is back on when the block ends.
+    At module level the switch is removed (it would turn off the training that follows)."""
+    tree = reading.parse(file)
+    block = reading.block_of(tree, switch) if tree is not None else None
+    if block is None:
+        return None
+    function = reading.enclosing_function(tree, switch) if tree is not None else None
+    if function is None:
+        return Remedy("use-no-grad-context", "remove the global switch", file, switch.lineno,
+                      (Delete(file, switch.lineno, switch.end_lineno or switch.lineno),))
+    rest = block[block.index(switch) + 1:]
+    if not rest:
+        return None
+    indent = reading.indent_of(file, switch.lineno)
+    end = rest[-1].end_lineno or rest[-1].lineno
+    body = "".join(reading.lines(file)[rest[0].lineno - 1:end])
+    # From the switch's column to the end of the block: the switch becomes the `with`, and
+    # the statements after it (already indented like it) go four spaces further in.
+    text = "with torch.no_grad():\n" + "".join(
+        "    " + line if line.strip() else line for line in body.splitlines(keepends=True))
+    last = reading.lines(file)[end - 1].rstrip("\n")
+    return Remedy("use-no-grad-context", "put what follows the switch under torch.no_grad()",
+                  file, switch.lineno,
+                  (Replace(file, switch.lineno, len(indent), end, len(last),
+                           text.rstrip("\n")),))

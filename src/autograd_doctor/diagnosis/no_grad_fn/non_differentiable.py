@@ -54,4 +54,4 @@ def match(cut: Cut) -> Claim | None:
     )
     hint = (f"Compute the loss on the scores themselves (for example cross-entropy on the "
             f"logits instead of a loss on `argmax`). {LEAF_TRAP}")
-    return claim(cut, CATEGORY, why, hint, None, cut.file, cut.stmt.lineno)
+    return claim(cut, CATEGORY, why, hint, None, cut.cut_file, cut.cut_statement.lineno)

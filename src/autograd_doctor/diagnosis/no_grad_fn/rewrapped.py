@@ -47,7 +47,8 @@ def match(cut: Cut) -> Claim | None:
     if LEFT_TORCH not in cut.points:
         return None
     remedy = None
-    wrapper = next((n for n in ast.walk(cut.stmt) if isinstance(n, ast.Call)
+    file, at = cut.cut_file, cut.cut_statement
+    wrapper = next((n for n in ast.walk(at) if isinstance(n, ast.Call)
                     and patterns.unwrap(n) is not None), None)
     if wrapper is not None:
         inner = patterns.unwrap(wrapper)
@@ -55,15 +56,18 @@ def match(cut: Cut) -> Claim | None:
         remedy = Remedy(
             strategy="keep-in-torch",
             description=f"compute {cut.name} in torch, without leaving and re-wrapping it",
-            file=cut.file,
-            line=cut.stmt.lineno,
-            operations=(replace_node(cut.file, wrapper, reading.text(inner)),),
+            file=file,
+            line=at.lineno,
+            operations=(replace_node(file, wrapper, reading.text(inner)),),
         )
+    rebuilt = f" (rebuilt at {where(file, at.lineno)})" if cut.site is not None and (
+        file, at.lineno) != (cut.file, cut.stmt.lineno) else ""
     why = (
-        f"`{cut.name}` at {where(cut.file, cut.stmt.lineno)} is rebuilt from plain numbers "
-        f"(`.item()`, `.tolist()` or NumPy, then `torch.tensor`), so it has no history."
+        f"`{cut.name}` at {where(cut.file, cut.stmt.lineno)} is rebuilt from plain numbers"
+        f"{rebuilt} (`.item()`, `.tolist()` or NumPy, then `torch.tensor`), so it has no "
+        f"history."
     )
     hint = (f"Keep the computation from the model output to the loss in torch; use `.item()` "
             f"only for logging. {LEAF_TRAP}")
-    return claim(cut, CATEGORY, why, hint, remedy, cut.file, cut.stmt.lineno)
+    return claim(cut, CATEGORY, why, hint, remedy, file, at.lineno)
 

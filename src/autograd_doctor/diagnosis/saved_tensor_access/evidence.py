@@ -15,6 +15,7 @@ from typing import Any
 from autograd_doctor.capture.frames import frame_info
 from autograd_doctor.capture.hooks import Failure
 from autograd_doctor.capture.ledger import BackwardRecord
+from autograd_doctor.graph import objects
 from autograd_doctor.graph.walk import Node, is_node, walk
 from autograd_doctor.source import patterns, reading
 from autograd_doctor.source.places import FrameInfo
@@ -57,22 +58,8 @@ def _read_at(frame: FrameType) -> tuple[str, ast.expr] | None:
 
 
 def evaluate(expr: ast.expr, frame: FrameType) -> Any:
-    """Names, attributes and constant subscripts only: reading the user's values, never
-    calling their code."""
-    if isinstance(expr, ast.Name):
-        if expr.id in frame.f_locals:
-            return frame.f_locals[expr.id]
-        return frame.f_globals.get(expr.id)
-    if isinstance(expr, ast.Attribute):
-        base = evaluate(expr.value, frame)
-        return getattr(base, expr.attr, None) if base is not None else None
-    if isinstance(expr, ast.Subscript) and isinstance(expr.slice, ast.Constant):
-        base = evaluate(expr.value, frame)
-        try:
-            return base[expr.slice.value] if base is not None else None
-        except (IndexError, KeyError, TypeError):
-            return None
-    return None
+    """The value of a name, attribute or constant subscript as the frame sees it."""
+    return objects.evaluate(expr, [frame.f_locals, frame.f_globals])
 
 
 def _freeing(failure: Failure, node: Node) -> BackwardRecord | None:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import ast
 
+from autograd_doctor.capture.tracer import Crossing
 from autograd_doctor.diagnosis.finding import Claim
 from autograd_doctor.diagnosis.silent_no_grad.evidence import (
     NoGrad,
@@ -20,7 +21,7 @@ from autograd_doctor.diagnosis.silent_no_grad.evidence import (
     summary,
 )
 from autograd_doctor.edits.operations import Delete, Operation, Remedy, replace_node
-from autograd_doctor.source import patterns, reading
+from autograd_doctor.source import patterns, places, reading
 from autograd_doctor.source.places import FrameInfo
 
 CATEGORY = "cut-graph"
@@ -47,6 +48,8 @@ FIXED = BROKEN.replace("model(torch.randn(8, 4)).data.requires_grad_()",
 
 
 def match(ev: NoGrad) -> Claim | None:
+    if ev.cut is not None and not ev.reached_outside and not ev.on_leaf:
+        return _traced(ev, ev.cut)
     record = last_backward(ev)
     if not ev.alarm or record is None or ev.on_leaf or len(ev.missing) != ev.total:
         return None
@@ -115,3 +118,58 @@ def _regrads(file: str, store: ast.stmt, site: FrameInfo | None) -> list[ast.stm
                 f"{n}.requires_grad_(") for n in names):
             out.append(stmt)
     return out
+
+
+_HOW = {"detach": "`.detach()`", "data": "`.data`", "leaves-torch": "a trip out of torch",
+        "no-grad": "a `torch.no_grad()` region", "non-differentiable": "an operation with no "
+        "gradient"}
+
+
+def _traced(ev: NoGrad, cut: Crossing) -> Claim:
+    """A replay saw where the starved parameters' values left autograd: that statement is
+    the culprit, and the edit undoes that step where it can be undone in place."""
+    frame = cut.site[0] if cut.site else None
+    stmt = frame.statement if frame is not None else None
+    remedy = _undo(frame, stmt, cut) if frame is not None and stmt is not None else None
+    where = f" at {places.user_path(frame.file)}:{frame.line}" if frame else ""
+    why = (f"{summary(ev)}: their output leaves autograd through {_HOW[cut.kind]}{where} "
+           f"(`{cut.op}`) on its way to the loss, so backward never reaches them.")
+    hint = ("Keep that path in torch and in the graph: no `.detach()`, `.data`, `.item()`, "
+            "NumPy or `torch.no_grad()` between these parameters and the loss.")
+    return claim(ev, CATEGORY, why, hint, (frame.file, frame.line) if frame else None, remedy)
+
+
+def _undo(frame: FrameInfo, stmt: ast.stmt, cut: Crossing) -> Remedy | None:
+    """Drop the `.detach()` / `.data` (and a `.requires_grad_()` on it, or a later
+    `x.requires_grad = True`), or the `.item()` / `float(...)` that took the value out of
+    torch."""
+    file = frame.file
+    value = reading.value_span(stmt) or (stmt.value if isinstance(stmt, (ast.Expr, ast.Return))
+                                         and stmt.value is not None else None)
+    if value is None:
+        return None
+    ops: list[Operation] = []
+    if cut.kind in ("detach", "data"):
+        found = patterns.regrad_cut(value)
+        if found is None or any(patterns.leaves_torch(n) for n in ast.walk(value)):
+            return None  # `.detach().numpy()`: the way back is to rewrite it in torch
+        node, kept = found
+        ops.append(replace_node(file, node, reading.segment(file, kept)))
+        ops += [Delete(file, s.lineno, s.end_lineno or s.lineno)
+                for s in _regrads(file, stmt, frame)]
+    elif cut.kind == "leaves-torch" and cut.op in ("item", "__float__", "tolist"):
+        for call in (n for n in ast.walk(value) if isinstance(n, ast.Call)):
+            if isinstance(call.func, ast.Attribute) and call.func.attr == "item" \
+                    and not call.args:
+                ops.append(replace_node(file, call, reading.segment(file, call.func.value)))
+                break
+            if reading.text(call.func) == "float" and len(call.args) == 1:
+                ops.append(replace_node(file, call, reading.segment(file, call.args[0])))
+                break
+    if not ops:
+        return None
+    if cut.kind == "leaves-torch":
+        return Remedy("keep-in-torch", "keep the value a tensor on its way to the loss", file,
+                      stmt.lineno, tuple(ops))
+    return Remedy("remove-detach", "keep the path to the loss in the graph", file,
+                  stmt.lineno, tuple(ops))

@@ -22,7 +22,7 @@ from autograd_doctor.diagnosis.silent_no_grad.evidence import (
     last_backward,
     summary,
 )
-from autograd_doctor.edits.operations import Remedy, replace_node
+from autograd_doctor.edits.operations import Delete, Operation, Remedy, replace_node
 from autograd_doctor.source import patterns, reading
 from autograd_doctor.source.places import FrameInfo
 
@@ -79,7 +79,12 @@ def _original(found: tuple[FrameInfo, ast.stmt]
     store = stores[-1]
     value = store.value
     original = patterns.stripped_copy(value)
-    if original is not None:
+    op: Operation
+    if original is not None and reading.text(original) == name:
+        # `loss = loss.clone().detach().requires_grad_()`: the copy replaced the loss; the
+        # statement that made it goes.
+        op = Delete(file, store.lineno, store.end_lineno or store.lineno)
+    elif original is not None:
         # `copy = loss.clone().detach()` -> backward `loss` where the copy was backwarded.
         op = replace_node(file, receiver, reading.segment(file, original))
     else:

@@ -7,17 +7,19 @@ latest backward graph reached instead.
 from __future__ import annotations
 
 import ast
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import torch
 
 from autograd_doctor.capture.gradients import Observation
 from autograd_doctor.capture.ledger import BackwardRecord
+from autograd_doctor.capture.tracer import Crossing, Trace
 from autograd_doctor.diagnosis.finding import Claim
 from autograd_doctor.edits.operations import Remedy
+from autograd_doctor.graph.names import parameter_names, steps
 from autograd_doctor.graph.walk import leaves, walk
-from autograd_doctor.source import places
+from autograd_doctor.source import patterns, places, reading
 from autograd_doctor.source.places import FrameInfo
 
 
@@ -25,17 +27,21 @@ from autograd_doctor.source.places import FrameInfo
 class NoGrad:
     """Parameters of one optimizer that got no gradient in the steps observed."""
 
-    optimizer: Any
+    optimizer: Any  # None once the optimizer is gone (decided at exit)
     steps: int
     missing: list[str]  # parameter names (or shapes, when unnamed)
     total: int
     modules: list[str]  # modules all of whose parameters got nothing
-    alarm: bool
+    alarm: bool  # the whole model or a whole top-level part of it (else a few parameters)
     records: tuple[BackwardRecord, ...]
     reached: list[str]  # parameters (named if known) the latest backward graph reached
     reached_outside: list[str]  # ... of them, those this optimizer does not hold
     scopes: list[dict[str, Any]]
     files: list[str]
+    holders: set[str] = field(default_factory=set)  # names that held the optimizer
+    missing_ids: set[int] = field(default_factory=set)  # id() of the starved parameters
+    trace: Trace | None = None  # a replay's full trace
+    cut: Crossing | None = None  # where a replay saw the starved parameters leave autograd
 
     @property
     def on_leaf(self) -> bool:
@@ -48,43 +54,95 @@ def gather(observed: Observation) -> NoGrad | None:
     """Which of the optimizer's parameters got nothing, and what the latest backward reached.
     `observed.scopes` are the live frames' when deciding during a step (empty at exit)."""
     w, records, scopes = observed.watched, observed.records, observed.scopes
-    optimizer = w.optimizer()
-    if optimizer is None:
-        return None
-    params = [p for g in optimizer.param_groups for p in g["params"] if p.requires_grad]
-    missing = [p for p in params if not w.got.get(id(p), False)]
+    params = list(w.shapes)  # what the first steps saw, whether the optimizer lives or not
+    missing = [k for k in params if not w.got.get(k, False)]
     if not missing:
         return None
-    name = {id(p): w.names.get(id(p), f"<parameter {list(p.shape)}>") for p in params}
-    empty = _empty_modules([name[id(p)] for p in params], {name[id(p)] for p in missing})
+    names = [w.name(k) for k in params]
+    lost = {w.name(k) for k in missing}
+    # A module counts as starved when all its parameters are, the ones no optimizer holds
+    # included (an optimizer over `student.features` alone starves `student.features`).
+    empty = _empty_modules(list(dict.fromkeys([*names, *w.names.values()])), lost)
     # The whole model, or a whole top-level part of it (`model.decoder`), is an alarm; an
-    # idle expert deeper down (`model.experts.2`) is a note.
+    # idle expert deeper down (`model.experts[2]`) is a smaller finding.
     alarm = len(missing) == len(params) or any(
-        len(m.split(".")) <= len(module_of(m).split(".")) + 1 for m in empty)
+        len(steps(m)) <= len(steps(module_of(m))) + 1 for m in empty)
     found = _reached(records)
-    held = {id(p) for p in params}
-    reached = [w.names.get(id(t), f"<tensor {list(t.shape)}>") for t in found]
-    outside = [w.names.get(id(t), f"<tensor {list(t.shape)}>") for t in found
-               if id(t) not in held and id(t) in w.names]
-    return NoGrad(optimizer, w.steps, [name[id(p)] for p in missing], len(params), empty,
-                  alarm, records, reached, outside, scopes, w.files)
+    held = set(params) | observed.held
+    known = {**parameter_names(scopes), **w.names} if scopes else w.names
+    reached = [known.get(id(t), f"<tensor {list(t.shape)}>") for t in found]
+    # Trainable parameters the loss reaches that no optimizer holds (a head swapped in, a
+    # model rebuilt, a re-parametrisation made after the optimizer was built).
+    outside = [known[id(t)] for t in found
+               if t.requires_grad and id(t) not in held and id(t) in known]
+    trace = observed.trace
+    return NoGrad(w.optimizer(), w.steps, [w.name(k) for k in missing], len(params), empty,
+                  alarm, records, reached, outside, scopes, w.files, set(w.holders),
+                  set(missing), trace,
+                  _traced_cut(trace, set(missing), records) if trace else None)
+
+
+# Which way out of autograd is the cut when several touch the starved parameters: a
+# `.detach()` / `.data` is made for nothing else; `.item()` and NumPy are often logging; a
+# comparison or argmax usually makes labels or metrics.
+_PREFERENCE = {"data": 0, "detach": 0, "leaves-torch": 1, "no-grad": 2, "non-differentiable": 3}
+
+
+def _traced_cut(trace: Trace, missing: set[int],
+                records: tuple[BackwardRecord, ...]) -> Crossing | None:
+    """The latest crossing out of autograd (of the most telling kind) whose inputs hung from
+    the parameters that got nothing: the point where their path to the loss was cut. A value
+    taken out of torch in the very statement that builds the backwarded loss
+    (`loss = policy_loss + 0.5 * value_loss.item()`) is the cut before anything else."""
+    into_loss = _backwarded_names(records)
+    best: Crossing | None = None
+    rank = 99
+    for crossing in reversed(trace.crossings):
+        if not crossing.sources or crossing.kind not in _PREFERENCE:
+            continue
+        frame = crossing.site[0] if crossing.site else None
+        stmt = frame.statement if frame is not None else None
+        feeds = crossing.kind == "leaves-torch" and stmt is not None and any(
+            reading.text(t) in into_loss for t in reading.targets(stmt))
+        mine = -1 if feeds else _PREFERENCE[crossing.kind]
+        if mine >= rank:
+            continue
+        nodes = [n for n in crossing.sources if not isinstance(n, torch.Tensor)]
+        found = {id(t) for t in crossing.sources if isinstance(t, torch.Tensor)}
+        found |= {id(t) for t in leaves(walk(nodes))}
+        if found & missing:
+            best, rank = crossing, mine
+    return best
+
+
+def _backwarded_names(records: tuple[BackwardRecord, ...]) -> set[str]:
+    """What the latest completed backward call was made on (`loss` in `loss.backward()`)."""
+    done = [r for r in records if not r.failed and r.site is not None]
+    if not done:
+        return set()
+    stmt = max(done, key=lambda r: r.order).site.statement  # type: ignore[union-attr]
+    target = patterns.backwarded(stmt) if stmt is not None else None
+    return {reading.text(target)} if target is not None else set()
 
 
 def module_of(name: str) -> str:
     """`model` for `model.fc.weight`; `self.model` for `self.model.fc.weight`."""
-    parts = name.split(".")
-    return ".".join(parts[:2]) if parts[0] == "self" and len(parts) > 2 else parts[0]
+    parts = steps(name)
+    return "".join(parts[:2]) if parts[0] == "self" and len(parts) > 2 else parts[0]
 
 
 def _empty_modules(names: list[str], missing: set[str]) -> list[str]:
     """The largest module paths all of whose parameters are missing (`model.decoder`)."""
     prefixes: dict[str, list[str]] = {}
     for n in names:
-        parts = n.split(".")
+        if n.startswith("<"):
+            continue  # no module holds it any more: it names no module
+        parts = steps(n)
         for i in range(1, len(parts)):
-            prefixes.setdefault(".".join(parts[:i]), []).append(n)
+            prefixes.setdefault("".join(parts[:i]), []).append(n)
     full = [m for m, members in prefixes.items() if all(x in missing for x in members)]
-    return sorted(m for m in full if not any(m.startswith(o + ".") for o in full))
+    return sorted(m for m in full if not any(m.startswith(o) and m[len(o):len(o) + 1] in ".["
+                                             for o in full if o != m))
 
 
 def _reached(records: tuple[BackwardRecord, ...]) -> list[torch.Tensor]:
@@ -103,7 +161,7 @@ def starved(ev: NoGrad) -> str:
     roots = sorted({module_of(m) for m in ev.missing if not m.startswith("<")})
     if len(ev.missing) == ev.total and len(roots) == 1:
         return roots[0]
-    tops = [m for m in ev.modules if m.count(".") >= 1] or ev.modules
+    tops = [m for m in ev.modules if len(steps(m)) >= 2] or ev.modules
     return ", ".join(tops) if tops else ", ".join(roots) or "the model"
 
 
@@ -133,9 +191,21 @@ def claim(ev: NoGrad, category: str, why: str, hint: str,
 
 
 def summary(ev: NoGrad) -> str:
+    gone = not any(not m.startswith("<") for m in ev.missing)
+    if gone and len(ev.missing) == ev.total:
+        return (f"None of the {ev.total} parameters handed to the optimizer received a "
+                f"gradient in the first {ev.steps} steps (no module of the program holds them "
+                f"any more)")
     return (f"None of the {len(ev.missing)} parameters of `{starved(ev)}` handed to the "
             f"optimizer received a gradient in the first {ev.steps} steps"
             if len(ev.missing) == ev.total else
             f"{len(ev.missing)} of the {ev.total} parameters handed to the optimizer "
-            f"({', '.join(ev.modules) or ', '.join(ev.missing[:5])}) received no gradient in "
-            f"the first {ev.steps} steps")
+            f"({_which(ev)}) received no gradient in the first {ev.steps} steps")
+
+
+def _which(ev: NoGrad) -> str:
+    named = [m for m in ev.missing if not m.startswith("<")]
+    if ev.modules or named:
+        return ", ".join(ev.modules) or ", ".join(named[:5])
+    return "tensors no module of the program holds any more"
+

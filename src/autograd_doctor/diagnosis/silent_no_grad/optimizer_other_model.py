@@ -10,10 +10,20 @@ Build the optimizer over the parameters of the model the loss comes from.
 
 from __future__ import annotations
 
+import ast
+from dataclasses import replace
+
 from autograd_doctor.diagnosis.finding import Claim
-from autograd_doctor.diagnosis.silent_no_grad.evidence import NoGrad, claim, module_of, summary
-from autograd_doctor.edits.operations import Remedy, replace_node
+from autograd_doctor.diagnosis.silent_no_grad.evidence import (
+    NoGrad,
+    claim,
+    last_backward,
+    summary,
+)
+from autograd_doctor.edits.operations import Insert, Move, Remedy, replace_node
+from autograd_doctor.graph.names import steps
 from autograd_doctor.graph.objects import construction
+from autograd_doctor.source import places, reading
 
 CATEGORY = "optimizer-other-model"
 CULPRIT = "teacher"
@@ -38,22 +48,118 @@ FIXED = BROKEN.replace("SGD(teacher.parameters()", "SGD(student.parameters()")
 
 
 def match(ev: NoGrad) -> Claim | None:
-    owners = sorted({module_of(n) for n in ev.reached_outside})
-    if not ev.alarm or ev.on_leaf or not ev.records or len(ev.missing) != ev.total \
-            or not owners or len(ev.reached_outside) < len(
-                [n for n in ev.reached if not n.startswith("<")]):
+    # The loss reaches trainable parameters that no optimizer holds, while this optimizer's
+    # parameters (all or some) get nothing: the optimizer is stepping the wrong tensors.
+    if ev.on_leaf or not ev.records or not ev.reached_outside:
         return None
-    trained = owners[0]
-    built = construction(ev.optimizer, ev.scopes, ev.files)
-    remedy = None
+    trained = common_module(ev.reached_outside)
+    if not trained:
+        return None
+    built = construction(ev.holders, ev.files)
+    remedy = rebuilt = None
     if built is not None:
         file, stmt, arg = built
-        remedy = Remedy("optimizer-params", f"build the optimizer over {trained}'s parameters",
-                        file, stmt.lineno, (replace_node(file, arg, f"{trained}.parameters()"),))
-    why = (
-        f"{summary(ev)}. The loss reaches the parameters of `{trained}` instead, which no "
-        f"optimizer holds: the optimizer was built over the wrong model."
-    )
-    hint = f"Build it over `{trained}.parameters()`."
-    return claim(ev, CATEGORY, why, hint, (built[0], built[1].lineno) if built else None,
-                 remedy)
+        if root(reading.text(arg)) == root(trained):
+            rebuilt = _rebuilt_after(file, stmt, root(trained), ev)
+            remedy = _build_after(file, stmt, rebuilt) if rebuilt is not None else None
+        else:
+            remedy = Remedy("optimizer-params",
+                            f"build the optimizer over {trained}'s parameters", file,
+                            stmt.lineno, (replace_node(file, arg, f"{trained}.parameters()"),))
+    if rebuilt is not None:
+        why = (f"{summary(ev)}. `{trained}` got new parameters after the optimizer was built "
+               f"({places.user_path(built[0]) if built else ''}:{rebuilt.lineno}: "
+               f"`{reading.line_text(built[0], rebuilt.lineno) if built else ''}`): the "
+               f"loss trains those, the optimizer holds the old ones.")
+        hint = "Build the optimizer after the model is complete."
+    else:
+        why = (f"{summary(ev)}. The loss reaches the parameters of `{trained}` instead, which "
+               f"no optimizer holds: the optimizer was built over the wrong model.")
+        hint = f"Build it over `{trained}.parameters()`."
+    found = claim(ev, CATEGORY, why, hint, (built[0], built[1].lineno) if built else None,
+                  remedy)
+    if found.culprit is not None and (rebuilt is not None or all(
+            m.startswith("<") for m in ev.missing)):
+        # The starved parameters have no name any more: the module rebuilt under the name
+        # the loss now trains is the culprit (`model.fc`, `model`).
+        found = replace(found, culprit=replace(found.culprit, expression=trained,
+                                               kind="attribute" if "." in trained
+                                               else "local"))
+    return found
+
+
+def common_module(names: list[str]) -> str:
+    """The innermost module holding every one of these parameters (`model.fc` for its
+    weight and bias); a re-parametrisation's `parametrizations.weight.original0` belongs
+    to the layer it re-parametrises."""
+    paths = []
+    for name in names:
+        parts = steps(name)
+        cut = parts.index(".parametrizations") if ".parametrizations" in parts else len(parts) - 1
+        paths.append(parts[:cut])
+    common: list[str] = []
+    for column in zip(*paths):
+        if len(set(column)) != 1:
+            break
+        common.append(column[0])
+    return "".join(common)
+
+
+def root(expression: str) -> str:
+    parts = steps(expression)
+    return "".join(parts[:2]) if parts and parts[0] == "self" and len(parts) > 1 else (
+        parts[0] if parts else "")
+
+
+_HARMLESS = ("train", "eval", "to", "cuda", "cpu", "float", "double", "half", "zero_grad",
+             "requires_grad_", "state_dict", "parameters", "named_parameters", "register_buffer")
+
+
+def _rebuilt_after(file: str, built: ast.stmt, name: str, ev: NoGrad) -> ast.stmt | None:
+    """The last statement after the optimizer was built, before the backward, that gave
+    `name` new parameters: rebinding it or one of its attributes (`model.fc = nn.Linear(...)`,
+    `model = make_model()`), or a call on it that re-parametrises it
+    (`generator.apply_weight_norm()`, `weight_norm(model.conv)`)."""
+    tree = reading.parse(file)
+    record = last_backward(ev)
+    if tree is None or record is None or record.site is None:
+        return None
+    scope = reading.enclosing_function(tree, built) or tree
+    end = record.site.line if record.site.file == file else None
+    found = None
+    for stmt in reading.statements(scope):
+        if stmt.lineno <= built.lineno or (end is not None and stmt.lineno >= end) \
+                or reading.is_compound(stmt):
+            continue
+        stored = [reading.text(t) for t in reading.targets(stmt)]
+        if any(root(t) == name for t in stored):
+            found = stmt
+        elif isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call):
+            call = stmt.value
+            method = call.func.attr if isinstance(call.func, ast.Attribute) else ""
+            on = root(reading.text(call.func.value)) if isinstance(call.func, ast.Attribute) \
+                else ""
+            args = {root(reading.text(a)) for a in call.args}
+            if (on == name and method not in _HARMLESS) or name in args:
+                found = stmt
+    return found
+
+
+def _build_after(file: str, built: ast.stmt, rebuilt: ast.stmt) -> Remedy | None:
+    """Where the model is changed in the same block as the optimizer (or in a statement of
+    that block: `if config.weight_norm: ...`), that change moves before the optimizer is
+    built; where it happens again each round of a loop (a model per fold), a fresh optimizer
+    is built right after it."""
+    tree = reading.parse(file)
+    if tree is None:
+        return None
+    holder = reading.sibling_holding(tree, built, rebuilt)
+    if holder is not None and not isinstance(holder, (ast.For, ast.While)):
+        return Remedy("optimizer-params", "change the model before building the optimizer",
+                      file, built.lineno,
+                      (Move(file, holder.lineno, holder.end_lineno or holder.lineno,
+                            built.lineno, reading.indent_of(file, built.lineno)),))
+    return Remedy("optimizer-params", "build a fresh optimizer over the new model",
+                  file, rebuilt.lineno,
+                  (Insert(file, (rebuilt.end_lineno or rebuilt.lineno) + 1,
+                          reading.segment(file, built), reading.indent_of(file, rebuilt.lineno)),))

@@ -51,8 +51,6 @@ FIXED = BROKEN.replace("return self.encoder(x)", "return self.decoder(self.encod
 
 
 def match(ev: NoGrad) -> Claim | None:
-    if not ev.alarm:
-        return None
     why = f"{summary(ev)}."
     hint = ("Check that the loss is computed from these modules' outputs without `.detach()`, "
             "`.data`, NumPy or `torch.no_grad()` in between, and that the optimizer holds the "
