@@ -97,6 +97,31 @@ def test_other_errors_fail_exactly_as_under_python(tmp_path: Path) -> None:
                                                          plain.stderr)
 
 
+def test_an_error_inside_backward_fails_exactly_as_under_python(tmp_path: Path) -> None:
+    # Raised by the user's hook while torch runs backward: our wrapper around backward is
+    # on the stack, and must not show in the traceback.
+    (tmp_path / "hook.py").write_text(
+        "import torch\n\nw = torch.randn(3, requires_grad=True)\n\n\n"
+        "def check(grad):\n    raise ValueError('gradient check failed')\n\n\n"
+        "w.register_hook(check)\n(w * 2).sum().backward()\n")
+    plain = subprocess.run([sys.executable, "hook.py"], cwd=tmp_path, capture_output=True,
+                           text=True)
+    doc = cli("run", "hook.py", cwd=tmp_path)
+    assert (doc.returncode, doc.stdout, doc.stderr) == (plain.returncode, plain.stdout,
+                                                         plain.stderr)
+
+
+def test_an_unknown_error_in_backward_is_undiagnosed_not_clean(tmp_path: Path) -> None:
+    (tmp_path / "train.py").write_text(
+        "import torch\n\nw = torch.randn(3, requires_grad=True)\n(w * 2).backward()\n")
+    code, err = cli_output(tmp_path, ["run", "-o", "r.json", "train.py"])
+    report = json.loads((tmp_path / "r.json").read_text())
+    assert code == report["exit_code"] == 1
+    assert report["status"] == "undiagnosed" and report["findings"] == []
+    assert "does not know yet" in report["reason"]
+    assert "grad can be implicitly created only for scalar outputs" in err
+
+
 def test_diagnosis_then_short_traceback_and_exit_1(tmp_path: Path) -> None:
     (tmp_path / "train.py").write_text(carried_state.BROKEN)
     code, err = cli_output(tmp_path, ["run", "train.py"])

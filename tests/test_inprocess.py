@@ -6,6 +6,7 @@ from __future__ import annotations
 import gc
 import threading
 import weakref
+from collections.abc import Iterator
 
 import pytest
 import torch
@@ -163,3 +164,47 @@ def test_watching_keeps_neither_optimizers_nor_step_locals_alive() -> None:
             torch.ones(1, requires_grad=True).sum().backward()
         gc.collect()
         assert [r() for r in refs] == [None, None, None]
+
+
+def generator_anchor_loop() -> None:
+    torch.manual_seed(0)
+    encoder, model = nn.Linear(4, 4), nn.Linear(4, 1)
+    opt = torch.optim.SGD([*encoder.parameters(), *model.parameters()], lr=0.1)
+
+    def targets() -> Iterator[torch.Tensor]:
+        anchor = encoder(torch.ones(1, 4))
+        while True:
+            yield anchor.sum(1)
+
+    stream = targets()
+    for _ in range(3):
+        loss = (model(torch.randn(8, 4)) - next(stream)).pow(2).mean()
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+
+
+def test_replay_of_a_callable_places_what_the_first_run_could_not() -> None:
+    # The stale tensor lives in a suspended generator: no frame the first run looks at holds
+    # it. The traced replay knows where it was made.
+    with autograd_doctor.watch(notes=False) as doctor, pytest.raises(RuntimeError):
+        generator_anchor_loop()
+    first = list(doctor.findings)
+    assert first[0].culprit is None
+    found = autograd_doctor.replay(generator_anchor_loop)
+    assert found[0].error == "backward-twice"
+    assert found[0].culprit is not None and found[0].culprit.expression == "anchor"
+    assert hooks.originals_restored()
+
+
+def test_replay_pauses_an_installed_doctor_and_resumes_it() -> None:
+    doctor = autograd_doctor.install(notes=False)
+    try:
+        autograd_doctor.replay(carried_rnn_loop)
+        assert hooks.active() is doctor.capture
+        with pytest.raises(RuntimeError):
+            carried_rnn_loop()
+        assert [f.category for f in autograd_doctor.findings()] == ["carried-state"]
+    finally:
+        autograd_doctor.uninstall()
+    assert hooks.originals_restored()

@@ -10,9 +10,10 @@ from pathlib import Path
 
 PACKAGE = Path(__file__).parent.parent / "src" / "autograd_doctor"
 ORDER = ["findings", "boundary", "source", "edits", "graph", "capture", "diagnosis",
-         "report_format", "render", "runner", "doctor", "integrations"]
+         "report_format", "render", "runner", "doctor", "verify", "integrations"]
 TORCH_FREE = ["autograd_doctor", "autograd_doctor.findings", "autograd_doctor.boundary",
               "autograd_doctor.source.reading", "autograd_doctor.source.places",
+              "autograd_doctor.source.files", "autograd_doctor.verify.scratch",
               "autograd_doctor.source.patterns", "autograd_doctor.edits.operations",
               "autograd_doctor.edits.forms", "autograd_doctor.edits.strategies",
               "autograd_doctor.edits.apply", "autograd_doctor.render",

@@ -25,8 +25,8 @@ import torch
 from torch.optim.optimizer import register_optimizer_step_pre_hook
 
 from autograd_doctor import runner
-from autograd_doctor.source.files import is_user_file
 from autograd_doctor.integrations import cli
+from autograd_doctor.source.files import is_user_file
 
 HERE = Path(__file__).parent
 CORPUS = HERE.parent / "corpus"

@@ -139,24 +139,23 @@ def _recurrent_attribute(ev: Evidence, suspect: Suspect) -> Claim | None:
     remedy: Remedy | None
     alternatives: tuple[Remedy, ...] = ()
     if found is not None:
-        file, scope, store = found
+        file, scope, store, written = found
         loops = reading.loops_around(scope, store.lineno)
         body = loops[-1].body if loops else getattr(scope, "body", [])
-        target = reading.first_use(body, scope, suspect.expression) or store
+        target = reading.first_use(body, scope, written) or store
         indent = reading.indent_of(file, target.lineno)
-        statement = detach_statement(scope, suspect.expression, suspect.structure)
+        statement = detach_statement(scope, written, suspect.structure)
         if _assigned_none_anywhere(ev, suspect) and not statement.startswith("if "):
-            statement = f"if {suspect.expression} is not None:\n    {statement}"
+            statement = f"if {written} is not None:\n    {statement}"
         remedy = Remedy(
             strategy="detach-at-boundary",
-            description=f"detach {suspect.expression} before it enters the next step",
+            description=f"detach {written} before it enters the next step",
             file=file,
             line=target.lineno,
             operations=(Insert(file, target.lineno, statement, indent),),
         )
-        update = detach_in_update(file, store, suspect.expression, suspect.structure)
+        update = detach_in_update(file, store, written, suspect.structure)
         alternatives = (update,) if update else ()
-        written = suspect.expression
     else:
         stored = [(f, st, e) for f, _, st, e in stores_of(ev, suspect)
                   if (v := reading.value_span(st)) is not None and not patterns.creates(v)]

@@ -628,13 +628,14 @@ def stores_of(ev: Evidence, suspect: Suspect
 
 
 def recurrent_store(ev: Evidence,
-                    suspect: Suspect) -> tuple[str, reading.Scope, ast.stmt] | None:
+                    suspect: Suspect) -> tuple[str, reading.Scope, ast.stmt, str] | None:
     """`out, self.h = self.rnn(x, self.h)`: where state on an object (or a global) is
-    assigned from a call that also reads it."""
+    assigned from a call that also reads it, and the name as written there (`self.h` in
+    the model's method for what the training loop calls `net.h`)."""
     for file, scope, stmt, e in stores_of(ev, suspect):
         value = reading.value_span(stmt)
         if value is not None and patterns.feeds_call(value, e):
-            return file, scope, stmt
+            return file, scope, stmt, e
     return None
 
 
