@@ -9,7 +9,7 @@ from typing import Any
 
 import torch
 
-from autograd_doctor.graph.names import Binding, scan, structure
+from autograd_doctor.graph.names import Binding, scan, structure, user_object
 from autograd_doctor.graph.objects import resolve
 from autograd_doctor.source.files import TORCH_DIR, is_own_file, is_project_file, is_user_file
 from autograd_doctor.source.places import FrameInfo
@@ -88,21 +88,57 @@ def snapshot(frames: list[FrameType]) -> Snapshot:
     return tuple(bindings), structures
 
 
-def list_lengths(frames: list[FrameType]) -> dict[tuple[int, str], int]:
-    """Lengths of the lists and deques (in locals, or on `self`) whose last element holds a
-    tensor with history: one that grows every step keeps every step's graph alive."""
-    out: dict[tuple[int, str], int] = {}
+def list_lengths(frames: list[FrameType]) -> dict[tuple[int, str], tuple[int, Any]]:
+    """Sizes of the lists, deques and dicts (in locals, on `self`, or on an object of the
+    user's own classes held there: `self.history.losses`) whose newest entry holds a tensor
+    with history, directly or in a record (a tuple, a dataclass): one that grows every step
+    keeps every step's graph alive. Each with its size and the graph node of one entry
+    (where a replay can tell the entry was made)."""
+    out: dict[tuple[int, str], tuple[int, Any]] = {}
     for i, frame in enumerate(frames):
-        scope = frame.f_locals
-        items = list(scope.items())
-        owner = scope.get("self")
-        if owner is not None and hasattr(owner, "__dict__"):
-            items += [(f"self.{k}", v) for k, v in list(vars(owner).items())]
-        for name, value in items:
-            if type(value) in (list, collections.deque) and value:
-                last = value[-1]
-                if isinstance(last, tuple) and last:
-                    last = last[0]  # (tensor, label) pairs
-                if isinstance(last, torch.Tensor) and last.grad_fn is not None:
-                    out[(i, name)] = len(value)
+        items = list(frame.f_locals.items())
+        seen: set[int] = set()
+        for depth in range(3):
+            deeper: list[tuple[str, Any]] = []
+            for name, value in items:
+                if id(value) in seen or name.startswith("__"):
+                    continue
+                seen.add(id(value))
+                if type(value) in (list, collections.deque, dict) and value:
+                    node = next((n for v in _some(value) if (n := _history(v)) is not None),
+                                None)
+                    if node is not None:
+                        out[(i, name)] = (len(value), node)
+                elif depth < 2 and (name == "self" or user_object(value)):
+                    prefix = "self" if name == "self" else name
+                    deeper += [(f"{prefix}.{k}", v) for k, v in
+                               list(getattr(value, "__dict__", {}).items())]
+            items = deeper
     return out
+
+
+def _some(container: Any) -> list[Any]:
+    """The newest entries and a few spread over the rest (an entry updated in place, like a
+    priority, may sit anywhere): at most 8 looks, whatever the size."""
+    values = list(container.values()) if isinstance(container, dict) else container
+    n = len(values)
+    picks = {n - 1, n - 2, 0, n // 2, n // 4, 3 * n // 4, n - 3, 1}
+    return [values[k] for k in sorted(picks, reverse=True) if 0 <= k < n]
+
+
+def _history(value: Any, depth: int = 2) -> Any:
+    """The grad_fn of a tensor with history, directly or in a record (a tuple, a dataclass,
+    a small dict); None when there is none."""
+    if isinstance(value, torch.Tensor):
+        return value.grad_fn
+    if depth <= 0:
+        return None
+    if isinstance(value, tuple):
+        inner: list[Any] = list(value[:8])
+    elif isinstance(value, dict) and len(value) <= 8:
+        inner = list(value.values())
+    elif hasattr(value, "__dataclass_fields__"):
+        inner = [getattr(value, f, None) for f in list(value.__dataclass_fields__)[:8]]
+    else:
+        return None
+    return next((n for v in inner if (n := _history(v, depth - 1)) is not None), None)

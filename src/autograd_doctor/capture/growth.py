@@ -39,6 +39,7 @@ class Growth:
     structure: str = "T"  # of the growing value (see graph.names.structure)
     trace: Any = None  # capture.tracer.Trace, when this run is a replay
     element: str = ""  # for a value in a container, its own expression (`metrics['nll']`)
+    held: Node | None = None  # for a list, the graph node of one entry it holds
 
 
 Key = tuple[str, str, int, str]
@@ -105,14 +106,15 @@ class GrowthWatch:
                 in_backward = b.node in traversed or prior in traversed
                 size_now = len(walk(roots)) if in_backward else len(graph)
                 structure = record.structures.get((i, b.root), "T") if name == b.root else "T"
-                return Growth("chain", name, record.frames[i], record, in_backward,
+                # A closure's variable lives in the closure's code, wherever it is held.
+                return Growth("chain", name, b.owner or record.frames[i], record, in_backward,
                               list(self.sizes), size_now, saved_bytes(graph),
                               structure=structure, element=b.expression)
         return None
 
     def _lists(self, record: BackwardRecord, before: BackwardRecord) -> Growth | None:
-        lists: dict[tuple[int, str], int] = record.extra.get("lists", {})
-        for (i, name), length in lists.items():
+        lists: dict[tuple[int, str], tuple[int, Node]] = record.extra.get("lists", {})
+        for (i, name), (length, node) in lists.items():
             key = _key(record.frames[i], name)
             seen = self.lengths.setdefault(key, [])
             seen.append(length)
@@ -121,7 +123,7 @@ class GrowthWatch:
             if rising and name not in self.reported:
                 self.reported.add(name)
                 return Growth("list", name, record.frames[i], record, False, list(self.sizes),
-                              length, 0, list(seen))
+                              length, 0, list(seen), held=node)
         return None
 
 

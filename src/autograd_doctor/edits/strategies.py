@@ -8,9 +8,10 @@ RNN state whether it made backward fail or made the graph grow.
 from __future__ import annotations
 
 import ast
+from collections.abc import Sequence
 
 from autograd_doctor.edits.forms import detached
-from autograd_doctor.edits.operations import Insert, Remedy, Replace, replace_node
+from autograd_doctor.edits.operations import Insert, Operation, Remedy, Replace, replace_node
 from autograd_doctor.source import patterns, reading
 
 STRATEGIES: dict[str, str] = {
@@ -59,7 +60,10 @@ def detach_statement(scope: ast.AST, expression: str, structure: str) -> str:
     """`h = h.detach()` in the form the value's structure needs, guarded when the name may
     hold None (an RNN state before its first step)."""
     statement = f"{expression} = {detached(expression, structure)}"
-    if reading.may_be_none(scope, expression):
+    # State declared `nonlocal` / `global` starts wherever it was made, None as often as not.
+    outer = any(isinstance(n, (ast.Nonlocal, ast.Global)) and expression in n.names
+                for n in reading.own_nodes(scope))
+    if outer or reading.may_be_none(scope, expression):
         return f"if {expression} is not None:\n    {statement}"
     return statement
 
@@ -110,6 +114,104 @@ def with_keywords(file: str, call: ast.Call, add: tuple[str, ...] = (),
     args += [reading.segment(file, k) for k in call.keywords if k.arg not in drop]
     return replace_node(file, call, f"{reading.segment(file, call.func)}"
                                     f"({', '.join([*args, *add])})")
+
+
+def retain_graph(file: str, stmt: ast.stmt, why: str) -> Remedy | None:
+    """`retain_graph=True` on the backward call of `stmt`: the one remedy that keeps every
+    gradient path and every read as written, at the cost of holding the graph until its
+    last reference goes (verification rejects it where that makes the graph grow)."""
+    call = patterns.backward_call(stmt)
+    if call is None or any(k.arg == "retain_graph" for k in call.keywords):
+        return None
+    return Remedy(strategy="retain-graph-first-call", description=why, file=file,
+                  line=call.lineno, operations=(with_keywords(file, call,
+                                                              add=("retain_graph=True",)),))
+
+
+def keep_in_torch(sites: Sequence[tuple[str, ast.AST, ast.stmt]]) -> Remedy | None:
+    """A round trip out of torch (NumPy, `.item()`, `float`) written in torch, from where the
+    value left (`sites`: the frames there, innermost first) to where it came back: the rest
+    of a helper that returns it, the call that re-wraps the result, and the user functions
+    the value was handed to. Verification decides whether the translation runs and trains."""
+    file, scope, first = sites[0]
+    todo: list[tuple[str, ast.stmt]] = [(file, first)]
+    if isinstance(scope, ast.FunctionDef) and len(sites) > 1 and _returns(scope) \
+            and not any(patterns.backward_call(s) for s in _simple(scope)):
+        todo += [(file, s) for s in _simple(scope) if s.lineno > first.lineno]
+        caller_file, _, caller = sites[1]
+        todo.append((caller_file, caller))
+    ops: list[Operation] = []
+    done: set[tuple[str, int]] = set()
+    needs_torch: set[str] = set()
+    while todo:
+        where, stmt = todo.pop(0)
+        if (where, stmt.lineno) in done:
+            continue
+        done.add((where, stmt.lineno))
+        new = patterns.in_torch(stmt)
+        if new is None:
+            continue
+        ops.append(replace_node(where, stmt, ast.unparse(new)))
+        needs_torch.add(where)
+        for call in (n for n in ast.walk(stmt) if isinstance(n, ast.Call)):
+            found = reading.function_called(where, call)
+            if found is not None and _returns(found[1]) and not any(
+                    patterns.backward_call(s) for s in _simple(found[1])):
+                todo += [(found[0], s) for s in _simple(found[1])]
+        names = {n.id for n in ast.walk(stmt) if isinstance(n, ast.Name)}
+        todo += [(where, c) for c in reading.module_constants(where, names)]
+    if not ops:
+        return None
+    for where in sorted(needs_torch):
+        tree = reading.parse(where)
+        if tree is not None and not any(isinstance(n, ast.Import) and any(
+                a.name == "torch" and a.asname is None for a in n.names) for n in tree.body):
+            ops.append(Insert(where, _first_code_line(tree), "import torch", ""))
+    # The fix is shown at the file where most of it happens (the helper, not its caller).
+    main = max(ops, key=lambda o: sum(p.file == o.file for p in ops))
+    assert isinstance(main, Replace)
+    return Remedy("keep-in-torch", "compute the value in torch all the way to the loss",
+                  main.file, main.line, tuple(ops))
+
+
+def _returns(scope: ast.FunctionDef) -> bool:
+    return any(isinstance(n, ast.Return) and n.value is not None for n in ast.walk(scope))
+
+
+def _simple(scope: ast.AST) -> list[ast.stmt]:
+    return [n for n in ast.walk(scope) if isinstance(n, ast.stmt) and n is not scope
+            and not reading.is_compound(n) and not isinstance(
+                n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))]
+
+
+def _first_code_line(tree: ast.Module) -> int:
+    """The line of the first statement after a module docstring and `__future__` imports."""
+    for node in tree.body:
+        docstring = isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant)
+        future = isinstance(node, ast.ImportFrom) and node.module == "__future__"
+        if not docstring and not future:
+            return node.lineno
+    return (tree.body[-1].end_lineno or 0) + 1 if tree.body else 1
+
+
+def detach_stored(file: str, store: ast.stmt, names: list[str], structure: str = "T"
+                  ) -> Remedy | None:
+    """`self.hidden = hn.detach()`; after a tuple assignment (`self.m, self.s = m, s`), a
+    line per stored name that detaches it."""
+    value = reading.value_span(store)
+    if value is None:
+        return None
+    operation: Insert | Replace
+    if len(reading.targets(store)) > 1:
+        after = (store.end_lineno or store.lineno) + 1
+        operation = Insert(file, after, "\n".join(f"{n} = {detached(n, structure)}"
+                                                  for n in names),
+                           reading.indent_of(file, store.lineno))
+    else:
+        operation = replace_node(file, value, detached(reading.segment(file, value),
+                                                       structure))
+    return Remedy("detach-on-store", f"store {' and '.join(names)} without the graph", file,
+                  store.lineno, (operation,))
 
 
 def detach_in_update(file: str, store: ast.stmt, expression: str, structure: str = "T",

@@ -88,7 +88,7 @@ def _scan_value(expr: str, value: object, kind: str, depth: int, out: list[Bindi
                     _scan_value(f"{expr}[{key!r}]", item, element, depth - 1, out, root)
     elif isinstance(value, torch.nn.Module):
         scan_module(expr, value, out)
-    elif expr == "self" or _user_object(value):
+    elif expr == "self" or user_object(value):
         # A Trainer, a dataclass holding state, a hook object: its attributes are where
         # state lives between steps.
         for name, item in list(getattr(value, "__dict__", {}).items()):
@@ -100,7 +100,7 @@ def _scan_value(expr: str, value: object, kind: str, depth: int, out: list[Bindi
 _USER_CLASS: dict[type, bool] = {}
 
 
-def _user_object(value: object) -> bool:
+def user_object(value: object) -> bool:
     """An instance of a class written in the user's project (not a library's object)."""
     cls = type(value)
     known = _USER_CLASS.get(cls)

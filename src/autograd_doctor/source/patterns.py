@@ -37,7 +37,13 @@ NUMPY_IN_TORCH = {"clip": "clamp", "absolute": "abs", "power": "pow", "concatena
                   "square": "square", "mean": "mean", "sum": "sum", "prod": "prod",
                   "maximum": "maximum", "minimum": "minimum", "tanh": "tanh", "sin": "sin",
                   "cos": "cos", "where": "where", "stack": "stack", "max": "max", "min": "min",
-                  "matmul": "matmul", "dot": "dot", "var": "var", "std": "std"}
+                  "matmul": "matmul", "dot": "dot", "var": "var", "std": "std",
+                  "log10": "log10", "log2": "log2", "exp2": "exp2", "sign": "sign",
+                  "outer": "outer", "einsum": "einsum", "sigmoid": "sigmoid",
+                  "array": "as_tensor", "asarray": "as_tensor", "float32": "float32",
+                  "float64": "float64", "zeros_like": "zeros_like", "ones_like": "ones_like"}
+# NumPy keyword arguments under their torch names.
+NUMPY_KEYWORDS = {"axis": "dim", "keepdims": "keepdim", "a_min": "min", "a_max": "max"}
 
 
 def method_name(call: ast.Call) -> str:
@@ -104,8 +110,13 @@ def accumulates(stmt: ast.stmt, expression: str) -> bool:
 
 
 def running_estimate(stmt: ast.stmt, expression: str) -> bool:
-    """`x = a * x + b * y`: an exponential moving average of something else."""
+    """`x = a * x + b * y`: an exponential moving average of something else (also when the
+    first value starts it: `x = y if x is None else a * x + b * y`)."""
     value = getattr(stmt, "value", None)
+    if isinstance(value, ast.IfExp):
+        value = next((v for v in (value.orelse, value.body)
+                      if expression in reading.names_in(v) or reading.text(v) == expression
+                      or expression in reading.text(v)), value.orelse)
     if not isinstance(stmt, ast.Assign) or not isinstance(value, ast.BinOp) or not isinstance(
             value.op, ast.Add):
         return False
@@ -258,7 +269,25 @@ def unwrap(node: ast.AST) -> ast.expr | None:
 _LEAVING = ("item", "numpy", "tolist", "cpu", "detach", "clone")
 
 
+def in_torch(stmt: ast.stmt) -> ast.stmt | None:
+    """A statement of a NumPy / plain-number round trip written in torch instead (what a
+    helper computing a loss in NumPy becomes), or None when nothing in it leaves torch.
+    Every value stays a tensor: the trip out (`.detach().cpu().numpy()`, `.item()`,
+    `float(...)`), NumPy functions and their keywords, and the way back in
+    (`torch.tensor(...)` around a computed value) are all translated."""
+    new = _InTorch(rewrap=True).visit(copy.deepcopy(stmt))
+    return new if ast.dump(new) != ast.dump(stmt) else None
+
+
+def _literal(node: ast.expr) -> bool:
+    return all(isinstance(n, (ast.Constant, ast.List, ast.Tuple, ast.UnaryOp, ast.USub,
+                              ast.Load)) for n in ast.walk(node))
+
+
 class _InTorch(ast.NodeTransformer):
+    def __init__(self, rewrap: bool = False) -> None:
+        self.rewrap = rewrap  # also drop re-wraps and float() (a whole statement in torch)
+
     def visit_Call(self, node: ast.Call) -> ast.AST:
         self.generic_visit(node)
         func = node.func
@@ -268,6 +297,16 @@ class _InTorch(ast.NodeTransformer):
                 and func.value.id in NUMPY and func.attr in NUMPY_IN_TORCH:
             node.func = ast.Attribute(ast.Name("torch", ast.Load()),
                                       NUMPY_IN_TORCH[func.attr], ast.Load())
+        if not self.rewrap:
+            return node
+        for keyword in node.keywords:
+            keyword.arg = NUMPY_KEYWORDS.get(keyword.arg or "", keyword.arg)
+        name = reading.text(node.func)
+        if len(node.args) == 1 and not node.keywords and (
+                name == "float" or name in REWRAP_CALLS and not _literal(node.args[0])):
+            return node.args[0]
+        if isinstance(func, ast.Attribute) and func.attr == "astype":
+            return ast.Call(ast.Attribute(func.value, "float", ast.Load()), [], [])
         return node
 
     def visit_Attribute(self, node: ast.Attribute) -> ast.AST:

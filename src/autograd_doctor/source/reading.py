@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import ast
 import linecache
+import os
 from collections.abc import Iterator
 from functools import lru_cache
 
@@ -304,3 +305,32 @@ def enclosing_function(tree: ast.AST, node: ast.AST) -> ast.FunctionDef | None:
     found = [f for f in ast.walk(tree) if isinstance(f, ast.FunctionDef) and f is not node
              and inside(node, f)]
     return max(found, key=lambda f: f.lineno) if found else None
+
+
+def function_called(filename: str, call: ast.Call) -> tuple[str, ast.FunctionDef] | None:
+    """The user function a plain call names: a `def` at the top of the same module, or one
+    imported with `from module import name` from a module beside it."""
+    if not isinstance(call.func, ast.Name):
+        return None
+    name = call.func.id
+    tree = parse(filename)
+    for node in tree.body if tree is not None else []:
+        if isinstance(node, ast.FunctionDef) and node.name == name:
+            return filename, node
+        if isinstance(node, ast.ImportFrom) and node.module and node.level == 0 \
+                and any((a.asname or a.name) == name for a in node.names):
+            beside = os.path.join(os.path.dirname(filename), *node.module.split(".")) + ".py"
+            original = next(a.name for a in node.names if (a.asname or a.name) == name)
+            other = parse(beside) if os.path.exists(beside) else None
+            found = [n for n in other.body if isinstance(n, ast.FunctionDef)
+                     and n.name == original] if other is not None else []
+            return (beside, found[0]) if found else None
+    return None
+
+
+def module_constants(filename: str, names: set[str]) -> list[ast.Assign]:
+    """Top-level `NAME = value` assignments of `filename` for these names."""
+    tree = parse(filename)
+    return [n for n in (tree.body if tree is not None else []) if isinstance(n, ast.Assign)
+            and len(n.targets) == 1 and isinstance(n.targets[0], ast.Name)
+            and n.targets[0].id in names]

@@ -27,17 +27,19 @@ from autograd_doctor.diagnosis.backward_twice.evidence import (
     Suspect,
     claim,
     describe_call,
+    detach_where_handed_in,
     owner_class,
     recurrent_store,
     stores_of,
 )
 from autograd_doctor.diagnosis.finding import Claim
 from autograd_doctor.edits.forms import detached
-from autograd_doctor.edits.operations import Insert, Remedy, Replace, replace_node
+from autograd_doctor.edits.operations import Insert, Remedy, replace_node
 from autograd_doctor.edits.strategies import (
     detach_at_boundary,
     detach_in_update,
     detach_statement,
+    detach_stored,
 )
 from autograd_doctor.source import patterns, places, reading
 
@@ -162,10 +164,15 @@ def _recurrent_attribute(ev: Evidence, suspect: Suspect) -> Claim | None:
         if not stored:
             return None
         file, store, written = stored[-1]
-        remedy = _detach_stored(file, store, written, suspect.structure)
+        remedy = detach_stored(file, store, [written], suspect.structure)
         reset = _reset_each_sequence(ev, suspect) if suspect.cell else None
         if reset is not None:
             remedy, alternatives = reset, (remedy,) if remedy else ()
+        boundary = detach_where_handed_in(ev, suspect)
+        if boundary is not None:
+            # Detached where it is stored, the state would carry no gradient inside the
+            # sequence either; cut it where the loop hands it to the next step instead.
+            remedy, alternatives = boundary, tuple(r for r in (remedy, *alternatives) if r)
     why = (
         f"`{written}` carries the state from one step to the next: it is assigned at "
         f"{places.user_path(file)}:{store.lineno} and handed back to the model at the next "
@@ -208,23 +215,6 @@ def _reset_each_sequence(ev: Evidence, suspect: Suspect) -> Remedy | None:
                   site.file, top.lineno,
                   (Insert(site.file, top.lineno, calls, reading.indent_of(site.file,
                                                                            top.lineno)),))
-
-
-def _detach_stored(file: str, store: ast.stmt, written: str, structure: str) -> Remedy | None:
-    """`self.hidden = hn.detach()`, or a line after a tuple assignment that detaches it."""
-    value = reading.value_span(store)
-    if value is None:
-        return None
-    if len(reading.targets(store)) > 1:
-        after = (store.end_lineno or store.lineno) + 1
-        operation: Insert | Replace = Insert(file, after, f"{written} = "
-                                             f"{detached(written, structure)}",
-                                             reading.indent_of(file, store.lineno))
-    else:
-        operation = replace_node(file, value, detached(reading.segment(file, value),
-                                                        structure))
-    return Remedy("detach-on-store", f"store {written} without its graph", file, store.lineno,
-                  (operation,))
 
 
 def _assigned_none_anywhere(ev: Evidence, suspect: Suspect) -> bool:

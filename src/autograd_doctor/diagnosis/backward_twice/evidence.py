@@ -23,7 +23,8 @@ from autograd_doctor.capture.hooks import Failure
 from autograd_doctor.capture.ledger import BackwardRecord, StepRecord
 from autograd_doctor.capture.tracer import site_of
 from autograd_doctor.diagnosis.finding import Claim
-from autograd_doctor.edits.operations import Remedy
+from autograd_doctor.edits.operations import Insert, Remedy
+from autograd_doctor.edits.strategies import detach_statement
 from autograd_doctor.graph.names import Binding, forget_plans, scan
 from autograd_doctor.graph.objects import optimizers_in, param_ids, resolve
 from autograd_doctor.graph.walk import (
@@ -216,13 +217,15 @@ def _facts(ev: Evidence, suspect: Suspect) -> None:
     ev.primary = suspect
     ev.backwarded = backward_reads(ev, suspect.expression)
     if suspect.kind in ("attribute", "global") or suspect.cell:
-        stored = stores_of(ev, suspect)
-        if ev.backwarded and any(patterns.accumulates(s, e) for _, _, s, e in stored):
-            ev.storage = ACCUMULATED  # `self.total = self.total + loss`, then backwarded
-        else:
-            ev.storage = FED_BACK if fed_back(ev, suspect) else KEPT
+        _kept(ev, suspect)
         return
+    whole = _built_before_loop(suspect)
+    if whole is not None:  # `lrs = {n: softplus(r) ...}` before the loop: the container is
+        suspect = ev.primary = whole  # the value computed once, not one of its elements
     placement = places.place(suspect.frame, suspect.expression)
+    if (placement is None or placement.loop is None) and _declared_outer(suspect):
+        _kept(ev, suspect)  # `nonlocal h` in a step function: kept between its calls
+        return
     if placement is None or placement.loop is None:
         ev.storage = CONTAINER if suspect.kind == "container-element" and \
             _persistent_container(suspect) else UNPLACED
@@ -238,6 +241,66 @@ def _facts(ev: Evidence, suspect: Suspect) -> None:
         ev.storage = ACCUMULATED if accumulated else REBOUND
     elif placement.stores_before_loop and suspect.kind in ("local", "parameter"):
         ev.storage = BEFORE_LOOP
+
+
+def _kept(ev: Evidence, suspect: Suspect) -> None:
+    """Storage of a value kept between calls (an attribute, a global, a closure's cell)."""
+    stored = stores_of(ev, suspect)
+    if ev.backwarded and any(patterns.accumulates(s, e) for _, _, s, e in stored):
+        ev.storage = ACCUMULATED  # `self.total = self.total + loss`, then backwarded
+    elif _made_before_loop(ev, suspect):
+        ev.storage = BEFORE_LOOP  # `self.class_embeds = encode(...)` in __init__
+    else:
+        ev.storage = FED_BACK if fed_back(ev, suspect) else KEPT
+
+
+def _made_before_loop(ev: Evidence, suspect: Suspect) -> bool:
+    """Was every stale value the suspect holds made (a replay knows where) before the loop
+    that runs the failing call started? Found in the innermost function both the making
+    and the failing call pass through that has a loop around the failing call's line."""
+    made = [site_of(e) for e in suspect.entries]
+    if not made or any(not m for m in made):
+        return False
+    for entry_site in made:
+        assert entry_site
+        common = [(f, c) for f in ev.failing.frames for c in entry_site if f.same_code(c)]
+        placed = next(((f, c, loops) for f, c in common if f.scope is not None and (
+            loops := reading.loops_around(f.scope, f.line))), None)
+        if placed is None:
+            return False
+        f, c, loops = placed
+        if c.line >= loops[0].lineno:
+            return False
+    return True
+
+
+def _built_before_loop(suspect: Suspect) -> Suspect | None:
+    """The local container an element was read from, when it is built before the loop and
+    the loop never changes it (no store, no element store, no method call on it)."""
+    if suspect.kind != "container-element":
+        return None
+    root = suspect.sightings[0].binding.root
+    placement = places.place(suspect.frame, root) if "." not in root else None
+    if placement is None or placement.loop is None or placement.stores_in_loop \
+            or not placement.stores_before_loop:
+        return None
+    loop = placement.loop
+    if reading.container_stores(loop, root) or any(
+            isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute)
+            and reading.text(n.func.value) == root for n in ast.walk(loop)):
+        return None
+    shape = "{T}" if "['" in suspect.expression or '["' in suspect.expression else "[T]"
+    return Suspect(root, "local", suspect.frame, shape, suspect.entries, suspect.sightings)
+
+
+def _declared_outer(suspect: Suspect) -> bool:
+    """A name the running function declares `nonlocal` or `global`: seen among its locals,
+    but kept between calls like an attribute."""
+    scope = suspect.scope
+    root = suspect.expression.split(".")[0].split("[")[0]
+    return isinstance(scope, (ast.FunctionDef, ast.AsyncFunctionDef)) and any(
+        isinstance(n, (ast.Nonlocal, ast.Global)) and root in n.names
+        for n in reading.own_nodes(scope))
 
 
 def _persistent_container(suspect: Suspect) -> bool:
@@ -624,6 +687,20 @@ def stores_of(ev: Evidence, suspect: Suspect
                 continue
             for e in dict.fromkeys((expr, local_expr)):
                 found += [(file, node, stmt, e) for stmt in reading.stores(node, e)]
+    # A replay knows where the stale value was made: a store there that names the same
+    # attribute is where it was kept, whatever the object is called in that method
+    # (`state.mem = ...` in a model's forward that was handed `state`).
+    attribute = expr.rsplit(".", 1)[-1]
+    for entry in suspect.entries:
+        for frame in site_of(entry) or ():
+            stmt, code = frame.statement, frame.scope
+            if stmt is None or code is None:
+                continue
+            written = [reading.text(t) for t in reading.targets(stmt)]
+            match = next((w for w in written if w == expr or "." in expr and "." in w
+                          and w.rsplit(".", 1)[-1] == attribute), None)
+            if match is not None and all(f[2] is not stmt for f in found):
+                found.append((frame.file, code, stmt, match))
     return found
 
 
@@ -650,6 +727,7 @@ def fed_back(ev: Evidence, suspect: Suspect) -> bool:
         return False  # never updated from a computation: not a state
     expr = suspect.expression
     names = {expr, "self." + expr.rsplit(".", 1)[-1]} if "." in expr else {expr}
+
     frames = [s.frame for s in suspect.sightings] + [f for f in ev.failing.frames[:3]]
     for frame in frames:
         scope = frame.scope
@@ -667,6 +745,31 @@ def fed_back(ev: Evidence, suspect: Suspect) -> bool:
 
 
 # -- for the causes: the words and the finding's frame -----------------------------------
+
+
+def detach_where_handed_in(ev: Evidence, suspect: Suspect) -> Remedy | None:
+    """`state.mem = state.mem.detach()` at the top of the loop that backwards, before the
+    statement that hands the object holding the state to the model (`net(chunk, state)`),
+    for every stale piece of state seen there."""
+    site = ev.failing.site
+    scope = site.scope if site is not None else None
+    if site is None or scope is None or not suspect.frame.same_code(site):
+        return None
+    loops = reading.loops_around(scope, site.line)
+    if not loops:
+        return None
+    carried = [s for s in ev.suspects if s.kind == suspect.kind and s.frame.same_code(site)]
+    roots = [s.expression.split(".")[0].split("[")[0] for s in carried]
+    body = loops[-1].body
+    uses = [u for r in roots if (u := reading.first_use(body, scope, r)) is not None]
+    target = min(uses, key=lambda u: u.lineno) if uses else body[0]
+    if target.lineno > site.line:
+        return None
+    statements = [detach_statement(scope, s.expression, s.structure) for s in carried]
+    names = " and ".join(s.expression for s in carried)
+    return Remedy("detach-at-boundary", f"detach {names} before each step uses it", site.file,
+                  target.lineno, (Insert(site.file, target.lineno, "\n".join(statements),
+                                         reading.indent_of(site.file, target.lineno)),))
 
 
 def as_written(expression: str, file: str | None, line: int | None) -> str:

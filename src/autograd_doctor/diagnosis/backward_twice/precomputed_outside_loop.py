@@ -22,13 +22,15 @@ from autograd_doctor.diagnosis.backward_twice.evidence import (
     Suspect,
     claim,
     describe_call,
+    stores_of,
 )
 from autograd_doctor.diagnosis.finding import Claim
 from autograd_doctor.edits.forms import detached
 from autograd_doctor.edits.operations import Move, Remedy, replace_node
+from autograd_doctor.edits.strategies import detach_stored
 from autograd_doctor.graph.objects import resolve
 from autograd_doctor.graph.walk import leaves, walk
-from autograd_doctor.source import places, reading
+from autograd_doctor.source import patterns, places, reading
 
 CATEGORY = "precomputed-outside-loop"
 CULPRIT = "prior"
@@ -64,6 +66,8 @@ def match(ev: Evidence) -> Claim | None:
     if ev.same_step or suspect is None or ev.storage != BEFORE_LOOP or (
             ev.root_stale and not ev.failing_in_loop):
         return None
+    if suspect.kind != "local":
+        return _kept_on_object(ev, suspect)
     placement = places.place(suspect.frame, suspect.expression)
     if placement is None or placement.loop is None:
         return None
@@ -101,6 +105,33 @@ def match(ev: Evidence) -> Claim | None:
     )
     said = claim(ev, CATEGORY, message, hint, suspect, (placement.file, store.lineno), remedy)
     return replace(said, alternatives=alternatives)
+
+
+def _kept_on_object(ev: Evidence, suspect: Suspect) -> Claim | None:
+    """An attribute set once before the loop (in `__init__`, a setup call, a hook's
+    snapshot) and read by every step."""
+    stored = [(f, st, e) for f, _, st, e in stores_of(ev, suspect)
+              if (v := reading.value_span(st)) is not None and not patterns.creates(v)]
+    if not stored:
+        return None
+    file, store, written = stored[-1]
+    attributes = {s.expression.rsplit(".", 1)[-1] for s in ev.suspects}
+    names = [w for t in reading.targets(store)
+             if (w := reading.text(t)).rsplit(".", 1)[-1] in attributes] or [written]
+    remedy = detach_stored(file, store, names, suspect.structure)
+    message = (
+        f"`{written}` is computed once, at {places.user_path(file)}:{store.lineno}, before "
+        f"the loop that trains, and every step uses it. {describe_call(ev, 'freeing')} "
+        f"freed the graph behind it, and {describe_call(ev, 'failing')} reached that graph "
+        f"again.")
+    message = message[0].upper() + message[1:]
+    hint = ("If it is meant to stay fixed (a target, a snapshot), compute it with `.detach()` "
+            "(or under torch.no_grad()); if the weights behind it should keep learning "
+            "through it, compute it in each step instead. retain_graph=True would keep "
+            "reusing a value computed before training started and fail with the in-place "
+            "error once the weights change.")
+    return claim(ev, CATEGORY, message, hint, suspect, (file, store.lineno), remedy,
+                 expression=written if written.startswith("self.") else None)
 
 
 def _starved_by_detaching(ev: Evidence) -> bool:

@@ -36,7 +36,7 @@ from autograd_doctor.edits.operations import (
     Remedy,
     replace_node,
 )
-from autograd_doctor.edits.strategies import with_keywords
+from autograd_doctor.edits.strategies import retain_graph, with_keywords
 from autograd_doctor.graph.objects import resolve
 from autograd_doctor.graph.walk import leaves, walk
 from autograd_doctor.source import patterns, places, reading
@@ -398,14 +398,5 @@ def _retain_first(ev: Evidence) -> Remedy | None:
     found = _backward_call(first.site if first else None)
     if found is None or first is None or first.site is None:
         return None
-    _, call = found
-    file = first.site.file
-    if any(k.arg == "retain_graph" for k in call.keywords):
-        return None
-    return Remedy(
-        strategy="retain-graph-first-call",
-        description="keep the graph for the second call (retain_graph=True on the first)",
-        file=file,
-        line=call.lineno,
-        operations=(with_keywords(file, call, add=("retain_graph=True",)),),
-    )
+    return retain_graph(first.site.file, found[0],
+                        "keep the graph for the second call (retain_graph=True on the first)")

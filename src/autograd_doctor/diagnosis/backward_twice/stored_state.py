@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import ast
 import re
+from dataclasses import replace
 
 import torch
 
@@ -26,6 +27,7 @@ from autograd_doctor.diagnosis.backward_twice.evidence import (
     Suspect,
     claim,
     describe_call,
+    detach_where_handed_in,
     owner_class,
 )
 from autograd_doctor.diagnosis.finding import Claim
@@ -99,9 +101,15 @@ def match(ev: Evidence) -> Claim | None:
         "alive (memory grows each step) and fail with the in-place error once the optimizer "
         "updates the weights."
     )
-    return claim(ev, CATEGORY, why, hint, suspect, assigned, remedy,
+    said = claim(ev, CATEGORY, why, hint, suspect, assigned, remedy,
                  expression=_as_stored(site) if site and suspect.kind == "container-element"
                  else None)
+    # State that also carries gradients within a step (handed to the model, updated in its
+    # forward) cannot be stored detached; cut it where each step starts instead.
+    boundary = detach_where_handed_in(ev, suspect)
+    if boundary is None:
+        return said
+    return replace(said, alternatives=(boundary,)) if remedy else replace(said, remedy=boundary)
 
 
 def _parameter_update(ev: Evidence,

@@ -77,6 +77,10 @@ def _detach_term(store: tuple[str, ast.stmt]) -> Remedy | None:
     if value is None:
         return None
     target = reading.text(reading.targets(stmt)[0])
+    if isinstance(value, ast.IfExp):  # `x = y if x is None else 0.9 * x + 0.1 * y`: all of it
+        return Remedy("detach-on-store", f"keep {target} without the graph", file,
+                      stmt.lineno, (replace_node(file, value,
+                                                 detached(reading.segment(file, value))),))
     terms = [value] if isinstance(stmt, ast.AugAssign) else [
         v for v in ((value.left, value.right) if isinstance(value, ast.BinOp) else ())
         if target not in reading.names_in(v)]
@@ -90,6 +94,8 @@ def _detach_term(store: tuple[str, ast.stmt]) -> Remedy | None:
 def _item(store: tuple[str, ast.stmt]) -> Remedy | None:
     file, stmt = store
     value = stmt.value  # type: ignore[attr-defined]
+    if not isinstance(stmt, ast.AugAssign) and not isinstance(value, ast.BinOp):
+        return None
     target = reading.text(stmt.targets[0] if isinstance(stmt, ast.Assign)
                          else stmt.target)  # type: ignore[attr-defined]
     terms = [value] if isinstance(stmt, ast.AugAssign) else [

@@ -47,7 +47,7 @@ def _update(g: Growth, placement: places.Placement | None
     """The statement that adds to the running value: in the frame's scope, its file, or,
     for a value held on an object (`meter.sum`, `history.total`), wherever the user's code
     updates that attribute (`self.sum += val`, in the class's own file)."""
-    files = [g.frame.file] + [f for f in _project_files() if f != g.frame.file]
+    files = [g.frame.file] + [f for f in project_files() if f != g.frame.file]
     scopes: list[tuple[str, ast.AST]] = [(g.frame.file, placement.scope)] if placement else []
     scopes += [(f, tree) for f in files if (tree := reading.parse(f)) is not None]
     for name in dict.fromkeys(n for n in (g.element, g.expression) if n):
@@ -65,7 +65,7 @@ def _update(g: Growth, placement: places.Placement | None
     return None
 
 
-def _project_files() -> list[str]:
+def project_files() -> list[str]:
     """The user's own modules that are loaded (where a helper class like a meter lives)."""
     found = (getattr(m, "__file__", None) for m in list(sys.modules.values()))
     return sorted({f for f in found if f and is_project_file(f)})

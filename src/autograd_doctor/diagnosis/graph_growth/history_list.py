@@ -11,8 +11,16 @@ from __future__ import annotations
 
 import ast
 
+from autograd_doctor.capture.growth import Growth
+from autograd_doctor.capture.tracer import site_of
 from autograd_doctor.diagnosis.finding import Claim
-from autograd_doctor.diagnosis.graph_growth.evidence import LIST, GrowthEvidence, claim, figures
+from autograd_doctor.diagnosis.graph_growth.evidence import (
+    LIST,
+    GrowthEvidence,
+    claim,
+    figures,
+    project_files,
+)
 from autograd_doctor.edits.forms import detached
 from autograd_doctor.edits.operations import Remedy, replace_node
 from autograd_doctor.source import reading
@@ -46,26 +54,60 @@ def match(ev: GrowthEvidence) -> Claim | None:
     g = ev.growth
     if ev.storage != LIST:
         return None
-    # Appended in the frame's function, or in any function of that file (a helper).
-    tree = reading.parse(g.frame.file)
-    scopes = [reading.scope_of(g.frame.file, g.frame.function, g.frame.first_line)]
-    scopes += [n for n in ast.walk(tree) if isinstance(n, ast.FunctionDef)] if tree else []
-    stores: list[tuple[ast.stmt, ast.expr]] = []
-    for scope in scopes:
-        if scope is not None and not stores:
-            stores = reading.container_stores(scope, g.expression)
+    # Appended in the frame's function, in any function of that file (a helper), or in a
+    # method of the user's class that owns the list (`self.losses.append(...)` in a
+    # History for what the trainer holds as `self.history.losses`).
+    names = [g.expression]
+    if "." in g.expression:
+        names.append("self." + g.expression.rsplit(".", 1)[-1])
+    files = [g.frame.file] + [f for f in project_files() if f != g.frame.file]
+    found = _made_there(g, names[-1].rsplit(".", 1)[-1])
+    for file in files if found is None else []:
+        tree = reading.parse(file)
+        scopes: list[ast.AST] = [n for n in ast.walk(tree) if isinstance(
+            n, (ast.FunctionDef, ast.AsyncFunctionDef))] if tree else []
+        if file == g.frame.file:
+            own = reading.scope_of(file, g.frame.function, g.frame.first_line)
+            scopes = ([own] if own is not None else []) + scopes
+        for scope in scopes:
+            for name in names if file == g.frame.file else names[1:]:
+                stores = reading.container_stores(scope, name)
+                if stores and found is None:
+                    found = (file, *stores[-1], name)
+        if found is not None:
+            break
     remedy = None
     at = None
-    if stores:
-        stmt, value = stores[-1]
-        at = (g.frame.file, stmt.lineno)
-        remedy = Remedy("detach-on-store", f"store the values in {g.expression} without "
-                        "their graph", g.frame.file, stmt.lineno,
-                        (replace_node(g.frame.file, value,
-                                      detached(reading.segment(g.frame.file, value))),))
+    written = ""
+    if found is not None:
+        file, stmt, value, written = found
+        at = (file, stmt.lineno)
+        remedy = Remedy("detach-on-store", f"store the values in {written} without "
+                        "their graph", file, stmt.lineno,
+                        (replace_node(file, value, detached(reading.segment(file, value))),))
     why = (
         f"`{g.expression}` gets one tensor with history per step, so it keeps every step's "
         f"graph alive: {figures(g)}."
     )
     hint = "Store the values without their graph (`.detach()`, or `.item()` for a scalar)."
-    return claim(g, CATEGORY, why, hint, at, remedy)
+    return claim(g, CATEGORY, why, hint, at, remedy, written if written.startswith("self.") else "")
+
+
+def _made_there(g: Growth, attribute: str) -> tuple[str, ast.stmt, ast.expr, str] | None:
+    """A replay knows where an entry of the list was made: when that statement is what puts
+    it in (`self.priorities[i] = err.abs()`), that is the store to fix."""
+    for frame in site_of(g.held) or () if g.held is not None else ():
+        stmt, scope = frame.statement, frame.scope
+        if stmt is None or scope is None:
+            continue
+        for node in ast.walk(stmt):
+            held = node.func.value if isinstance(node, ast.Call) and isinstance(
+                node.func, ast.Attribute) else node.value if isinstance(
+                node, ast.Subscript) and isinstance(node.ctx, ast.Store) else None
+            text = reading.text(held) if held is not None else ""
+            if text and (text == g.expression or text.rsplit(".", 1)[-1] == attribute):
+                stores = [(st, v) for st, v in reading.container_stores(scope, text)
+                          if st is stmt]
+                if stores:
+                    return frame.file, stmt, stores[0][1], text
+    return None

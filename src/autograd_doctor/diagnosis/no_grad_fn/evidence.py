@@ -58,6 +58,8 @@ class Cut:
     site: FrameInfo | None = None
     # Further cuts of the same kind on the loss's path (file, node), seen by a replay.
     others: list[tuple[str, ast.AST]] = field(default_factory=list)
+    # The user frames where the graph was cut, innermost first (a helper and its callers).
+    stack: tuple[FrameInfo, ...] = ()
 
     @property
     def cut_file(self) -> str:
@@ -211,7 +213,8 @@ def _cut_from(failure: Failure, crossing: Crossing, on_path: list[Site]) -> Cut 
     if not points:
         return None
     cut = Cut(failure, failing, name, frame_at.file, stmt, frame_at.scope or inner_scope,
-              points, [stmt], None, decorator_file=decorator_file, site=inner)
+              points, [stmt], None, decorator_file=decorator_file, site=inner,
+              stack=crossing.site)
     region = points.get(NO_GRAD_BLOCK)
     if isinstance(region, ast.With):
         statements = [f.statement for site in on_path for f in site
@@ -425,12 +428,12 @@ def _with_dependencies(cut: Cut, block: ast.With) -> list[ast.stmt]:
 
 
 def claim(cut: Cut, category: str, why: str, hint: str, remedy: Remedy | None,
-          cut_file: str, cut_line: int) -> Claim:
+          cut_file: str, cut_line: int, alternatives: tuple[Remedy, ...] = ()) -> Claim:
     return Claim(category, why, hint,
                  places.culprit(cut.name, "attribute" if "." in cut.name else "local",
                                 cut.file, cut.stmt.lineno),
                  places.frame_location(cut.failing.site), None,
-                 {"cut": places.location(cut_file, cut_line).to_dict()}, remedy)
+                 {"cut": places.location(cut_file, cut_line).to_dict()}, remedy, alternatives)
 
 
 def where(file: str, line: int) -> str:

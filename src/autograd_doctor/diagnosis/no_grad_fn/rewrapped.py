@@ -17,6 +17,7 @@ from autograd_doctor.diagnosis.finding import Claim
 from autograd_doctor.diagnosis.no_grad_fn import LEAF_TRAP
 from autograd_doctor.diagnosis.no_grad_fn.evidence import LEFT_TORCH, Cut, claim, where
 from autograd_doctor.edits.operations import Remedy, replace_node
+from autograd_doctor.edits.strategies import keep_in_torch
 from autograd_doctor.source import patterns, reading
 
 CATEGORY = "rewrapped"
@@ -60,6 +61,12 @@ def match(cut: Cut) -> Claim | None:
             line=at.lineno,
             operations=(replace_node(file, wrapper, reading.text(inner)),),
         )
+    sites: list[tuple[str, ast.AST, ast.stmt]] = [
+        (f.file, f.scope, f.statement) for f in cut.stack
+        if f.scope is not None and f.statement is not None] or [(file, cut.scope, at)]
+    translated = keep_in_torch(sites)
+    alternatives = (translated,) if translated is not None and remedy is not None else ()
+    remedy = remedy or translated
     rebuilt = f" (rebuilt at {where(file, at.lineno)})" if cut.site is not None and (
         file, at.lineno) != (cut.file, cut.stmt.lineno) else ""
     why = (
@@ -69,5 +76,5 @@ def match(cut: Cut) -> Claim | None:
     )
     hint = (f"Keep the computation from the model output to the loss in torch; use `.item()` "
             f"only for logging. {LEAF_TRAP}")
-    return claim(cut, CATEGORY, why, hint, remedy, file, at.lineno)
+    return claim(cut, CATEGORY, why, hint, remedy, file, at.lineno, alternatives)
 

@@ -50,10 +50,17 @@ def _read_at(frame: FrameType) -> tuple[str, ast.expr] | None:
     stmt = frame_info(frame).statement
     if stmt is None:
         return None
+    file = frame.f_code.co_filename
     for node in ast.walk(stmt):
         if patterns.is_saved_read(node):
             assert isinstance(node, ast.Attribute)
-            return reading.segment(frame.f_code.co_filename, node), node.value
+            return reading.segment(file, node), node.value
+    # A saved attribute read by name (`getattr(fn, name)` in a graph walker): the error
+    # already says a saved tensor was read, so a getattr on a graph node is that read.
+    for node in ast.walk(stmt):
+        if isinstance(node, ast.Call) and reading.text(node.func) == "getattr" \
+                and len(node.args) >= 2 and is_node(evaluate(node.args[0], frame)):
+            return reading.segment(file, node), node.args[0]
     return None
 
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 from autograd_doctor.diagnosis.finding import Claim
 from autograd_doctor.diagnosis.saved_tensor_access.evidence import Access
 from autograd_doctor.edits.operations import Move, Remedy
+from autograd_doctor.edits.strategies import retain_graph
 from autograd_doctor.source import places, reading
 
 CATEGORY = "saved-tensor-access"
@@ -49,14 +50,24 @@ def match(access: Access) -> Claim | None:
         f"after {where} had used and freed it."
     )
     hint = ("Read it before calling backward (or keep your own reference to the tensor when "
-            "you create it). retain_graph=True would keep the whole graph alive only for this "
-            "read.")
+            "you create it). Where the read cannot move (a report or hook that runs later), "
+            "retain_graph=True on that backward call keeps the graph, and its memory, until "
+            "the next step drops it.")
     culprit = places.culprit(access.expression, "expression", access.frame.file,
                              access.frame.line, role="read")
     return Claim(CATEGORY, why, hint, culprit, None,
                  places.frame_location(freeing.site) if freeing else None,
                  {"access": places.location(access.frame.file, access.frame.line).to_dict()},
-                 _read_first(access))
+                 _read_first(access), _retain(access))
+
+
+def _retain(access: Access) -> tuple[Remedy, ...]:
+    site = access.freeing.site if access.freeing else None
+    stmt = site.statement if site is not None else None
+    remedy = retain_graph(site.file, stmt, "keep the graph for the later read "
+                          "(retain_graph=True on the backward call)") \
+        if site is not None and stmt is not None else None
+    return (remedy,) if remedy else ()
 
 
 def _read_first(access: Access) -> Remedy | None:

@@ -21,6 +21,7 @@ from autograd_doctor.diagnosis.silent_no_grad.evidence import (
     summary,
 )
 from autograd_doctor.edits.operations import Delete, Operation, Remedy, replace_node
+from autograd_doctor.edits.strategies import keep_in_torch
 from autograd_doctor.source import patterns, places, reading
 from autograd_doctor.source.places import FrameInfo
 
@@ -131,6 +132,9 @@ def _traced(ev: NoGrad, cut: Crossing) -> Claim:
     frame = cut.site[0] if cut.site else None
     stmt = frame.statement if frame is not None else None
     remedy = _undo(frame, stmt, cut) if frame is not None and stmt is not None else None
+    if remedy is None and cut.kind in ("detach", "data", "leaves-torch"):
+        remedy = keep_in_torch([(f.file, f.scope, f.statement) for f in cut.site
+                                if f.scope is not None and f.statement is not None])
     where = f" at {places.user_path(frame.file)}:{frame.line}" if frame else ""
     why = (f"{summary(ev)}: their output leaves autograd through {_HOW[cut.kind]}{where} "
            f"(`{cut.op}`) on its way to the loss, so backward never reaches them.")
