@@ -15,9 +15,10 @@ import weakref
 from dataclasses import dataclass, field
 from typing import Any
 
-from autograd_doctor.capture.frames import scopes_of, user_frames
+from autograd_doctor.capture.frames import frame_info, scopes_of, user_frames
 from autograd_doctor.graph.names import parameter_names
 from autograd_doctor.graph.objects import names_holding
+from autograd_doctor.source.places import FrameInfo
 
 STEPS = 10  # steps observed per optimizer before deciding
 EARLY = 3  # steps after which "nothing at all" is already certain
@@ -38,6 +39,7 @@ class Watched:
     names: dict[int, str] = field(default_factory=dict)
     shapes: dict[int, list[int]] = field(default_factory=dict)  # of the trainable parameters
     files: list[str] = field(default_factory=list)  # the user's files on the stack at step 1
+    frames: list[FrameInfo] = field(default_factory=list)  # ... and their frames, innermost first
     holders: set[str] = field(default_factory=set)  # names that held the optimizer (`opt`)
     decided: bool = False
 
@@ -77,6 +79,7 @@ class GradientWatch:
             w.holders = names_holding(optimizer, scopes)
             w.files = list(dict.fromkeys(f.f_code.co_filename
                                          for f in user_frames(sys._getframe(3))))
+            w.frames = [frame_info(f) for f in user_frames(sys._getframe(3))]
         w.steps += 1
         for group in optimizer.param_groups:
             for p in group["params"]:

@@ -19,6 +19,7 @@ module hooks say which modules ran, and in which grad mode.
 
 from __future__ import annotations
 
+import os
 import sys
 import threading
 import weakref
@@ -122,6 +123,22 @@ class Trace:
         if before is None:
             return entries[-1][1] if entries[-1][0]() is not None else None
         return next((f for _, f in reversed(entries) if f.order < before), None)
+
+
+_OPTIM_DIR = os.path.join("torch", "optim", "")
+
+
+def _optimizer_arithmetic(frame: FrameType | None) -> bool:
+    """Is this call made by an optimizer's own code (reached before any user frame), not by
+    a closure of the user's that `optimizer.step(closure)` runs?"""
+    while frame is not None:
+        file = frame.f_code.co_filename
+        if is_user_file(file):
+            return False
+        if _OPTIM_DIR in file:
+            return True
+        frame = frame.f_back
+    return False
 
 
 def site_of(node: Any) -> Site | None:
@@ -259,6 +276,8 @@ class Tracer(TorchFunctionMode):
 
     def _wrote(self, op: str, written: list[torch.Tensor], versions: list[int],
                nodes: list[Any]) -> None:
+        if self._in_step and _optimizer_arithmetic(sys._getframe(2)):
+            return  # an optimizer's own update: no path of the user's out of autograd
         self._order += 1
         site = user_site(sys._getframe(2))
         grad = torch.is_grad_enabled()
@@ -269,6 +288,8 @@ class Tracer(TorchFunctionMode):
 
     def _record(self, name: str, args: tuple[Any, ...], kwargs: dict[str, Any],
                 result: Any) -> None:
+        if self._in_step and _optimizer_arithmetic(sys._getframe(2)):
+            return  # an optimizer's own update: no path of the user's out of autograd
         self._order += 1
         site = user_site(sys._getframe(2))
         grad = torch.is_grad_enabled()
@@ -299,6 +320,8 @@ class Tracer(TorchFunctionMode):
 
     def _crossing(self, name: str, inputs: list[torch.Tensor], outputs: list[torch.Tensor],
                   result: Any, site: Site, grad: bool) -> Crossing | None:
+        if name in ("grad", "_grad"):
+            return None  # reading a gradient (a logger, a clipping hook) cuts no path
         needs = any(t.requires_grad for t in inputs)
         ids = tuple(id(t) for t in outputs)
         if name in LEAVING and needs:

@@ -5,11 +5,13 @@ value, the optimizers in sight and what they hold, where an optimizer was built.
 from __future__ import annotations
 
 import ast
+from collections.abc import Sequence
 from typing import Any
 
 import torch
 
 from autograd_doctor.source import reading
+from autograd_doctor.source.places import FrameInfo
 
 _MISSING = object()
 
@@ -64,12 +66,14 @@ def names_holding(obj: object, scopes: list[dict[str, Any]]) -> set[str]:
     return names
 
 
-def construction(names: set[str], files: list[str]
+def construction(names: set[str], files: list[str], frames: Sequence[FrameInfo] = ()
                  ) -> tuple[str, ast.Assign, ast.expr] | None:
     """The statement that built an optimizer held under one of `names` (`opt`,
-    `self.optimizer`), and its first argument (the parameters)."""
-    for file in dict.fromkeys(files):
-        tree = reading.parse(file)
+    `self.optimizer`), and its first argument (the parameters): in the functions that were
+    running when it stepped first (innermost first), else anywhere in those files."""
+    places_: list[tuple[str, ast.AST | None]] = [(f.file, f.scope) for f in frames]
+    places_ += [(file, reading.parse(file)) for file in dict.fromkeys(files)]
+    for file, tree in places_:
         if tree is None:
             continue
         for stmt in (n for n in ast.walk(tree) if isinstance(n, ast.Assign)):

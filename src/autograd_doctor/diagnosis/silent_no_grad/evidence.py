@@ -42,6 +42,7 @@ class NoGrad:
     missing_ids: set[int] = field(default_factory=set)  # id() of the starved parameters
     trace: Trace | None = None  # a replay's full trace
     cut: Crossing | None = None  # where a replay saw the starved parameters leave autograd
+    frames: list[FrameInfo] = field(default_factory=list)  # the user's stack at step 1
 
     @property
     def on_leaf(self) -> bool:
@@ -79,7 +80,7 @@ def gather(observed: Observation) -> NoGrad | None:
     return NoGrad(w.optimizer(), w.steps, [w.name(k) for k in missing], len(params), empty,
                   alarm, records, reached, outside, scopes, w.files, set(w.holders),
                   set(missing), trace,
-                  _traced_cut(trace, set(missing), records) if trace else None)
+                  _traced_cut(trace, set(missing), records) if trace else None, w.frames)
 
 
 # Which way out of autograd is the cut when several touch the starved parameters: a

@@ -11,6 +11,7 @@ Build the optimizer over the parameters of the model the loss comes from.
 from __future__ import annotations
 
 import ast
+import copy
 from dataclasses import replace
 
 from autograd_doctor.diagnosis.finding import Claim
@@ -55,13 +56,16 @@ def match(ev: NoGrad) -> Claim | None:
     trained = common_module(ev.reached_outside)
     if not trained:
         return None
-    built = construction(ev.holders, ev.files)
+    built = construction(ev.holders, ev.files, ev.frames)
     remedy = rebuilt = None
     if built is not None:
         file, stmt, arg = built
         if root(reading.text(arg)) == root(trained):
             rebuilt = _rebuilt_after(file, stmt, root(trained), ev)
             remedy = _build_after(file, stmt, rebuilt) if rebuilt is not None else None
+            if rebuilt is None:
+                rebuilt = _rebuilt_in_method(file, stmt, root(trained))
+                remedy = _build_in_method(file, stmt, rebuilt) if rebuilt is not None else None
         else:
             remedy = Remedy("optimizer-params",
                             f"build the optimizer over {trained}'s parameters", file,
@@ -163,3 +167,41 @@ def _build_after(file: str, built: ast.stmt, rebuilt: ast.stmt) -> Remedy | None
                   file, rebuilt.lineno,
                   (Insert(file, (rebuilt.end_lineno or rebuilt.lineno) + 1,
                           reading.segment(file, built), reading.indent_of(file, rebuilt.lineno)),))
+
+
+def _rebuilt_in_method(file: str, built: ast.stmt, name: str) -> ast.stmt | None:
+    """`self.model = build(...)` in another method of the class whose `__init__` built the
+    optimizer (a `setup()` called after construction)."""
+    tree = reading.parse(file)
+    function = reading.enclosing_function(tree, built) if tree is not None else None
+    owner = reading.class_of(file, function) if function is not None else None
+    if owner is None or not name.startswith("self."):
+        return None
+    for method in (m for m in owner.body if isinstance(m, ast.FunctionDef) and m is not function):
+        for stmt in reading.statements(method):
+            if any(root(reading.text(t)) == name for t in reading.targets(stmt)):
+                return stmt
+    return None
+
+
+def _build_in_method(file: str, built: ast.stmt, rebuilt: ast.stmt) -> Remedy | None:
+    """A fresh optimizer right after the model is rebuilt, written for that method: the
+    constructor's arguments it kept on `self` (`cfg` -> `self.cfg`)."""
+    tree = reading.parse(file)
+    function = reading.enclosing_function(tree, built) if tree is not None else None
+    if function is None:
+        return None
+    kept = {reading.text(s.value) for s in reading.statements(function)
+            if isinstance(s, ast.Assign) and isinstance(s.value, ast.Name)
+            and any(reading.text(t) == f"self.{s.value.id}" for t in s.targets)}
+    arguments = set(reading.parameters(function)) - {"self"}
+    statement = copy.deepcopy(built)
+    for node in ast.walk(statement):
+        if isinstance(node, ast.Name) and node.id in arguments:
+            if node.id not in kept:
+                return None
+            node.id = f"self.{node.id}"
+    return Remedy("optimizer-params", "build a fresh optimizer over the rebuilt model", file,
+                  rebuilt.lineno, (Insert(file, (rebuilt.end_lineno or rebuilt.lineno) + 1,
+                                          ast.unparse(statement),
+                                          reading.indent_of(file, rebuilt.lineno)),))
