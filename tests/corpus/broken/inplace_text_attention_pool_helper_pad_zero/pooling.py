@@ -1,0 +1,17 @@
+"""Sequence pooling helpers shared by the text models."""
+import torch
+
+
+def mask_padding_(weights, lengths):
+    """Zero the attention weight of every padded position of each sequence, in place."""
+    for i, n in enumerate(lengths.tolist()):
+        weights[i, n:] = 0
+    return weights
+
+
+def renormalise(weights, eps=1e-9):
+    return weights / (weights.sum(dim=1, keepdim=True) + eps)
+
+
+def padding_mask(lengths, max_len):
+    return torch.arange(max_len)[None, :] < lengths[:, None]
