@@ -20,7 +20,7 @@ from autograd_doctor.source.places import FrameInfo
 
 CHECK_FIRST = 20
 EVERY = 25
-IN_A_ROW = 3  # steps in a row that must show the same growth
+IN_A_ROW = 2  # steps in a row that must show the same growth (a 4-step run shows two)
 HOPS = 4
 SIZED = 3  # graph sizes recorded for the first backward calls
 

@@ -7,6 +7,7 @@ latest backward graph reached instead.
 from __future__ import annotations
 
 import ast
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -182,6 +183,8 @@ def claim(ev: NoGrad, category: str, why: str, hint: str,
     module = starved(ev)
     file, line = culprit_line if culprit_line else (None, None)
     record = last_backward(ev)
+    if file is not None and line is not None:
+        module = _as_written_at(module, file, line)
     return Claim(category, why, hint,
                  places.culprit(module, "attribute" if "." in module else "local", file, line,
                                 role="made"),
@@ -189,6 +192,30 @@ def claim(ev: NoGrad, category: str, why: str, hint: str,
                  {"parameters": ev.missing[:20], "modules": ev.modules,
                   "without_gradient": len(ev.missing), "of": ev.total, "steps": ev.steps},
                  remedy)
+
+
+def _as_written_at(module: str, file: str, line: int) -> str:
+    """The module under the name valid where the culprit line is: inside the model's own
+    method the loop's `model.backbone` is `self.backbone` (the longest such path that
+    method reads)."""
+    tree = reading.parse(file)
+    scope = reading.enclosing_function(tree, _at_line(tree, line)) if tree else None
+    owner = reading.class_of(file, scope) if scope is not None else None
+    if scope is None or owner is None or not any(
+            reading.text(b).endswith("Module") for b in owner.bases):
+        return module  # not a model's own method (a hook object's `self.features` is not it)
+    parts = steps(module)
+    text = ast.unparse(scope)
+    for k in range(1, len(parts)):
+        candidate = "self" + "".join(parts[k:])
+        if re.search(re.escape(candidate) + r"\b", text):
+            return candidate
+    return module
+
+
+def _at_line(tree: ast.Module, line: int) -> ast.AST:
+    found = [n for n in ast.walk(tree) if isinstance(n, ast.stmt) and n.lineno == line]
+    return found[0] if found else tree
 
 
 def summary(ev: NoGrad) -> str:
