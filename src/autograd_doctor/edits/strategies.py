@@ -128,13 +128,17 @@ def retain_graph(file: str, stmt: ast.stmt, why: str) -> Remedy | None:
                                                               add=("retain_graph=True",)),))
 
 
-def keep_in_torch(sites: Sequence[tuple[str, ast.AST, ast.stmt]]) -> Remedy | None:
+def keep_in_torch(sites: Sequence[tuple[str, ast.AST, ast.stmt]],
+                  stack: bool = False, left: Sequence[tuple[str, ast.stmt]] = ()
+                  ) -> Remedy | None:
     """A round trip out of torch (NumPy, `.item()`, `float`) written in torch, from where the
     value left (`sites`: the frames there, innermost first) to where it came back: the rest
     of a helper that returns it, the call that re-wraps the result, and the user functions
-    the value was handed to. Verification decides whether the translation runs and trains."""
+    the value was handed to. Verification decides whether the translation runs and trains;
+    `stack` is the variant for a value rebuilt from a list (`torch.stack(preds)`); `left`,
+    the statements where it left torch before it came back."""
     file, scope, first = sites[0]
-    todo: list[tuple[str, ast.stmt]] = [(file, first)]
+    todo: list[tuple[str, ast.stmt]] = [(file, first), *left]
     if isinstance(scope, ast.FunctionDef) and len(sites) > 1 and _returns(scope) \
             and not any(patterns.backward_call(s) for s in _simple(scope)):
         todo += [(file, s) for s in _simple(scope) if s.lineno > first.lineno]
@@ -148,7 +152,7 @@ def keep_in_torch(sites: Sequence[tuple[str, ast.AST, ast.stmt]]) -> Remedy | No
         if (where, stmt.lineno) in done:
             continue
         done.add((where, stmt.lineno))
-        new = patterns.in_torch(stmt)
+        new = patterns.in_torch(stmt, stack)
         if new is None:
             continue
         ops.append(replace_node(where, stmt, ast.unparse(new)))

@@ -269,13 +269,13 @@ def unwrap(node: ast.AST) -> ast.expr | None:
 _LEAVING = ("item", "numpy", "tolist", "cpu", "detach", "clone")
 
 
-def in_torch(stmt: ast.stmt) -> ast.stmt | None:
+def in_torch(stmt: ast.stmt, stack: bool = False) -> ast.stmt | None:
     """A statement of a NumPy / plain-number round trip written in torch instead (what a
     helper computing a loss in NumPy becomes), or None when nothing in it leaves torch.
     Every value stays a tensor: the trip out (`.detach().cpu().numpy()`, `.item()`,
     `float(...)`), NumPy functions and their keywords, and the way back in
     (`torch.tensor(...)` around a computed value) are all translated."""
-    new = _InTorch(rewrap=True).visit(copy.deepcopy(stmt))
+    new = _InTorch(rewrap=True, stack=stack).visit(copy.deepcopy(stmt))
     return new if ast.dump(new) != ast.dump(stmt) else None
 
 
@@ -285,8 +285,9 @@ def _literal(node: ast.expr) -> bool:
 
 
 class _InTorch(ast.NodeTransformer):
-    def __init__(self, rewrap: bool = False) -> None:
+    def __init__(self, rewrap: bool = False, stack: bool = False) -> None:
         self.rewrap = rewrap  # also drop re-wraps and float() (a whole statement in torch)
+        self.stack = stack  # a re-wrap of a list becomes torch.stack (one value per element)
 
     def visit_Call(self, node: ast.Call) -> ast.AST:
         self.generic_visit(node)
@@ -304,6 +305,9 @@ class _InTorch(ast.NodeTransformer):
         name = reading.text(node.func)
         if len(node.args) == 1 and not node.keywords and (
                 name == "float" or name in REWRAP_CALLS and not _literal(node.args[0])):
+            if self.stack and name in REWRAP_CALLS:
+                return ast.Call(ast.Attribute(ast.Name("torch", ast.Load()), "stack",
+                                              ast.Load()), [node.args[0]], [])
             return node.args[0]
         if isinstance(func, ast.Attribute) and func.attr == "astype":
             return ast.Call(ast.Attribute(func.value, "float", ast.Load()), [], [])

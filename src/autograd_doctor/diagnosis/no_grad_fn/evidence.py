@@ -60,6 +60,8 @@ class Cut:
     others: list[tuple[str, ast.AST]] = field(default_factory=list)
     # The user frames where the graph was cut, innermost first (a helper and its callers).
     stack: tuple[FrameInfo, ...] = ()
+    # For a value rebuilt from Python numbers: where it left torch before (`float(v)`).
+    left: tuple[FrameInfo, ...] = ()
 
     @property
     def cut_file(self) -> str:
@@ -117,7 +119,10 @@ def _traced(failure: Failure, trace: Trace) -> Cut | None:
         seen.add(flow.order)
         if flow.crossing is not None and flow.crossing.kind != "leaves-torch":
             found.append((labels, depth, flow.crossing))
-            continue
+            if flow.crossing.kind not in ("detach", "data"):
+                continue
+            # Past a `.detach()` the path goes on: a second one further up (in the same
+            # forward) cuts the loss off just as well, and one fix must remove both.
         if not labels:
             on_path.append(flow.site)
         label_op = flow.op in ("argmax", "argmin", "eq", "ne", "gt", "lt", "ge", "le", "long",
@@ -139,6 +144,12 @@ def _traced(failure: Failure, trace: Trace) -> Cut | None:
     # Every value the loss took from the same no_grad block has to come out of it.
     on_path = on_path + [c.site for labels, _, c in found if not labels and c.kind == "no-grad"]
     cut = _cut_from(failure, crossing, on_path)
+    if cut is not None and crossing.kind == "from-python":
+        earlier = [x for x in leaving if _same_code(x.site, crossing.site)
+                   and x.order < crossing.order]
+        latest = max(earlier, key=lambda x: x.order).site if earlier else ()
+        # The frame of the function that re-wrapped it (a comprehension runs in its own).
+        cut.left = tuple(f for f in latest if f.same_code(crossing.site[0]))
     if cut is not None and crossing in cuts:
         placed = {_at(cut.cut_file, n) for n in cut.points.values()}
         for other in cuts:
@@ -156,7 +167,8 @@ def _at(file: str, node: ast.AST) -> tuple[str, int, int]:
 
 
 def _same_code(a: Site, b: Site) -> bool:
-    return bool(a and b) and a[0].same_code(b[0])
+    """Did `a` happen in `b`'s function (or in a comprehension or helper it was running)?"""
+    return bool(a and b) and any(f.same_code(b[0]) for f in a)
 
 
 # Crossings whose culprit is the value the training code received (the region or the trip

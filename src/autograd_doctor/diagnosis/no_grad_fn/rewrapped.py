@@ -64,9 +64,11 @@ def match(cut: Cut) -> Claim | None:
     sites: list[tuple[str, ast.AST, ast.stmt]] = [
         (f.file, f.scope, f.statement) for f in cut.stack
         if f.scope is not None and f.statement is not None] or [(file, cut.scope, at)]
-    translated = keep_in_torch(sites)
-    alternatives = (translated,) if translated is not None and remedy is not None else ()
-    remedy = remedy or translated
+    left = [(f.file, f.statement) for f in cut.left[:1] if f.statement is not None]
+    translated = [r for r in (keep_in_torch(sites, False, left),
+                              keep_in_torch(sites, True, left)) if r]
+    alternatives = tuple(translated) if remedy is not None else tuple(translated[1:])
+    remedy = remedy or (translated[0] if translated else None)
     rebuilt = f" (rebuilt at {where(file, at.lineno)})" if cut.site is not None and (
         file, at.lineno) != (cut.file, cut.stmt.lineno) else ""
     why = (
