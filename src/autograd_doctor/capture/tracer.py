@@ -126,6 +126,11 @@ class Trace:
 
 
 _OPTIM_DIR = os.path.join("torch", "optim", "")
+_GRAPH_TASK = getattr(torch._C, "_current_graph_task_id", None)
+
+
+def _in_backward() -> bool:
+    return _GRAPH_TASK is not None and _GRAPH_TASK() >= 0
 
 
 def _optimizer_arithmetic(frame: FrameType | None) -> bool:
@@ -204,7 +209,9 @@ class _Writes(TorchDispatchMode):
                            kwargs: dict[str, Any] | None = None) -> Any:
         kwargs = kwargs or {}
         positions = _written_arguments(func)
-        if not positions or threading.get_ident() != self.tracer._thread:
+        if not positions or threading.get_ident() != self.tracer._thread or _in_backward():
+            # The engine's own writes while it runs backward (into gradients) are not the
+            # program's: a saved tensor is only ever changed before the backward that reads it.
             return func(*args, **kwargs)
         written = [t for i in positions if i < len(args) for t in _tensors(args[i])]
         versions = [t._version for t in written]
@@ -276,8 +283,6 @@ class Tracer(TorchFunctionMode):
 
     def _wrote(self, op: str, written: list[torch.Tensor], versions: list[int],
                nodes: list[Any]) -> None:
-        if self._in_step and _optimizer_arithmetic(sys._getframe(2)):
-            return  # an optimizer's own update: no path of the user's out of autograd
         self._order += 1
         site = user_site(sys._getframe(2))
         grad = torch.is_grad_enabled()
