@@ -220,10 +220,12 @@ def traced_write(trace: Trace, modified: Node | None, shape: tuple[int, ...] | N
         w for w in versions if shape is not None and math.prod(w.shape) < math.prod(shape)]
     # The saved tensor's own node, one near it, or a view of it (`weights[i, n:] = 0`
     # writes through a slice whose node leads back to the saved one within a few hops).
-    related = [w for w in candidates if w.node_before is modified or w.node_before in near
-               or (w.leaf is not None and any(leaf_of(n) is w.leaf() for n in near))] or [
-        w for w in versions if modified is not None and w.node_before is not None
-        and reaches(w.node_before, modified, hops=3)]
+    # The saved tensor itself, or a view of it (`out[:, 0] = 0` writes through a slice whose
+    # node leads back to the saved one), says more than a tensor near it in the graph.
+    itself = [w for w in versions if modified is not None and w.node_before is not None and (
+        w.node_before is modified or reaches(w.node_before, modified, hops=3))]
+    related = itself or [w for w in candidates if w.node_before in near or (
+        w.leaf is not None and any(leaf_of(n) is w.leaf() for n in near))]
     found = related or candidates
     return min(found, key=lambda w: w.order) if found else None
 
