@@ -1,0 +1,12 @@
+"""Training losses for the tiny FastSpeech model."""
+import torch.nn.functional as F
+
+
+def mel_loss(mel_pred, mel_target, frame_mask):
+    per_frame = F.l1_loss(mel_pred, mel_target, reduction="none").mean(dim=-1)
+    return (per_frame * frame_mask).sum() / frame_mask.sum()
+
+
+def duration_loss(log_dur_pred, durations):
+    """MSE between predicted and target log-durations (log(1 + frames)), per phoneme."""
+    return F.mse_loss(log_dur_pred, durations.float().log1p())
