@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import collections
+import itertools
 import sys
 from types import FrameType
 from typing import Any
@@ -119,11 +120,14 @@ def list_lengths(frames: list[FrameType]) -> dict[tuple[int, str], tuple[int, An
 
 def _some(container: Any) -> list[Any]:
     """The newest entries and a few spread over the rest (an entry updated in place, like a
-    priority, may sit anywhere): at most 8 looks, whatever the size."""
-    values = list(container.values()) if isinstance(container, dict) else container
-    n = len(values)
+    priority, may sit anywhere): at most 8 looks, whatever the size (a dict's newest and
+    oldest, without copying its values)."""
+    if isinstance(container, dict):
+        values = container.values()
+        return [*itertools.islice(reversed(values), 4), *itertools.islice(values, 4)]
+    n = len(container)
     picks = {n - 1, n - 2, 0, n // 2, n // 4, 3 * n // 4, n - 3, 1}
-    return [values[k] for k in sorted(picks, reverse=True) if 0 <= k < n]
+    return [container[k] for k in sorted(picks, reverse=True) if 0 <= k < n]
 
 
 def _history(value: Any, depth: int = 2) -> Any:

@@ -45,6 +45,11 @@ class Growth:
 Key = tuple[str, str, int, str]
 
 
+def will_check(number: int) -> bool:
+    """Does the watch look at backward call `number`? (What it needs is only gathered then.)"""
+    return number <= CHECK_FIRST or number % EVERY == 0
+
+
 class GrowthWatch:
     def __init__(self) -> None:
         self.sizes: list[int] = []
@@ -65,7 +70,7 @@ class GrowthWatch:
         roots = roots_of(tensors) if number <= SIZED or record.retained else []
         if number <= SIZED:
             self.sizes.append(len(walk(roots)))
-        if number > CHECK_FIRST and number % EVERY:
+        if not will_check(number):
             return None
         if record.higher_order:
             return None  # a second-order inner step: its graph grows within the step on purpose

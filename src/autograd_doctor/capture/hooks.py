@@ -34,6 +34,7 @@ from autograd_doctor.capture.frames import (
     snapshot,
     user_frames,
 )
+from autograd_doctor.capture.growth import will_check
 from autograd_doctor.capture.ledger import BackwardRecord, Ledger, StepRecord
 from autograd_doctor.capture.tracer import Trace
 from autograd_doctor.graph.walk import roots_of
@@ -163,7 +164,8 @@ class Capture:
             steps_before=self.ledger.steps,
             # The counter itself, not the loss's number: a second loss built after the first
             # but before its backward must count as made before this call.
-            extra={"sequence": self.sequence_now(), "lists": list_lengths(frames),
+            extra={"sequence": self.sequence_now(),
+                   "lists": list_lengths(frames) if will_check(number) else {},
                    "tensors": _tensor_ids(tensors)},
         )
         del frames

@@ -71,9 +71,9 @@ def construction(names: set[str], files: list[str], frames: Sequence[FrameInfo] 
     """The statement that built an optimizer held under one of `names` (`opt`,
     `self.optimizer`), and its first argument (the parameters): in the functions that were
     running when it stepped first (innermost first), else anywhere in those files."""
-    places_: list[tuple[str, ast.AST | None]] = [(f.file, f.scope) for f in frames]
-    places_ += [(file, reading.parse(file)) for file in dict.fromkeys(files)]
-    for file, tree in places_:
+    where: list[tuple[str, ast.AST | None]] = [(f.file, f.scope) for f in frames]
+    where += [(file, reading.parse(file)) for file in dict.fromkeys(files)]
+    for file, tree in where:
         if tree is None:
             continue
         for stmt in (n for n in ast.walk(tree) if isinstance(n, ast.Assign)):
