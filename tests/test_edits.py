@@ -12,7 +12,8 @@ import pytest
 from autograd_doctor.edits.apply import FixError, apply, build, transform
 from autograd_doctor.edits.forms import atom, detached
 from autograd_doctor.edits.operations import Delete, Insert, Move, Remedy, Replace, replace_node
-from autograd_doctor.edits.strategies import STRATEGIES, with_keywords
+from autograd_doctor.edits.strategies import STRATEGIES, recompute_where_read, with_keywords
+from autograd_doctor.source import reading
 
 SOURCE = """\
 x = 1
@@ -113,6 +114,39 @@ def test_with_keywords_keeps_the_users_layout(tmp_path: Path) -> None:
     assert "".join(transform(lines(text), ops)) == (
         "loss.backward(retain_graph=True)\ng = grad(\n    out,\n    x, create_graph=True)\n"
         "loss.backward(inputs=p)\n")
+
+
+MODEL = """\
+class Net(nn.Module):
+    def __init__(self, n):
+        super().__init__()
+        self.emb = nn.Embedding(n, 4)
+        self.pos = self.emb(torch.arange(n))
+
+    def forward(self, x):
+        return x + self.pos
+"""
+
+
+def test_a_value_set_up_once_is_computed_where_it_is_read(tmp_path: Path) -> None:
+    def store_in(name: str, text: str) -> tuple[Path, ast.stmt]:
+        script = tmp_path / name
+        script.write_text(text)
+        tree = reading.parse(str(script))
+        assert tree is not None
+        return script, next(n for n in ast.walk(tree) if isinstance(n, ast.Assign)
+                            and ast.unparse(n.targets[0]) == "self.pos")
+
+    script, store = store_in("m.py", MODEL)
+    remedy = recompute_where_read(str(script), store, "self.pos")
+    assert remedy is not None and remedy.strategy == "recompute-in-loop"
+    assert "".join(transform(lines(MODEL), list(remedy.operations))) == MODEL.replace(
+        "self.pos = self.emb(torch.arange(n))", "self.n = n").replace(
+        "x + self.pos", "x + self.emb(torch.arange(self.n))")
+    # `self.n` already means something else: the value cannot be rebuilt from it.
+    taken = MODEL.replace("super().__init__()", "super().__init__()\n        self.n = 2 * n")
+    script, store = store_in("taken.py", taken)
+    assert recompute_where_read(str(script), store, "self.pos") is None
 
 
 def test_a_fix_with_an_unknown_strategy_is_refused(tmp_path: Path) -> None:

@@ -22,6 +22,10 @@ CHECK_FIRST = 20
 EVERY = 25
 IN_A_ROW = 2  # steps in a row that must show the same growth (a 4-step run shows two)
 HOPS = 4
+# A graph kept with retain_graph=True may grow through a recurrence run many times per step
+# (a memory updated per token): follow it further there, within a budget of nodes.
+RETAINED_HOPS = 256
+BUDGET = 2048
 SIZED = 3  # graph sizes recorded for the first backward calls
 
 
@@ -39,7 +43,7 @@ class Growth:
     structure: str = "T"  # of the growing value (see graph.names.structure)
     trace: Any = None  # capture.tracer.Trace, when this run is a replay
     element: str = ""  # for a value in a container, its own expression (`metrics['nll']`)
-    held: Node | None = None  # for a list, the graph node of one entry it holds
+    held: Node | None = None  # the growing value's node (for a list, one entry's)
 
 
 Key = tuple[str, str, int, str]
@@ -89,12 +93,13 @@ class GrowthWatch:
     def _chains(self, record: BackwardRecord, before: BackwardRecord,
                 roots: list[Node]) -> Growth | None:
         old = {_key(before.frames[i], b.expression): b.node for i, b in before.bindings}
+        hops = RETAINED_HOPS if record.retained or before.retained else HOPS
         for i, b in record.bindings:
             key = _key(record.frames[i], b.expression)
             prior = old.get(key)
             if prior is None or prior is b.node:
                 continue  # no new value since the last call (two backward calls in one step)
-            grew = reaches(b.node, prior)
+            grew = reaches(b.node, prior, hops)
             self.streak[key] = self.streak.get(key, 0) + 1 if grew else 0
             name = b.root if b.expression.startswith(b.root + "[") else b.expression
             if self.streak[key] >= IN_A_ROW and name not in self.reported and not any(
@@ -103,7 +108,10 @@ class GrowthWatch:
                 # One growing value under two names (`self.memory`, `trainer.memory`) is
                 # reported once: its chain reaches the one reported already.
                 self.reported.add(name)
-                self.reported_nodes.add(b.node)
+                # Every entry of a reported container too: the same dict is reached under
+                # another name (`trainer.class_loss` for `self.class_loss`).
+                self.reported_nodes.update(o.node for _, o in record.bindings
+                                           if o.root == b.root)
                 graph = walk([b.node])
                 traversed = set(walk(roots)) if roots else set()
                 # The loss may read the value before this step's update of it (the update
@@ -114,7 +122,7 @@ class GrowthWatch:
                 # A closure's variable lives in the closure's code, wherever it is held.
                 return Growth("chain", name, b.owner or record.frames[i], record, in_backward,
                               list(self.sizes), size_now, saved_bytes(graph),
-                              structure=structure, element=b.expression)
+                              structure=structure, element=b.expression, held=b.node)
         return None
 
     def _lists(self, record: BackwardRecord, before: BackwardRecord) -> Growth | None:
@@ -142,6 +150,8 @@ def reaches(node: Node, target: Node, hops: int = HOPS) -> bool:
     floor = sequence_nr(target)
     frontier, seen = [node], {node}
     for _ in range(hops):
+        if len(seen) > BUDGET:
+            return False
         nxt = []
         for current in frontier:
             for child, _ in current.next_functions:

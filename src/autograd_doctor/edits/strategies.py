@@ -8,10 +8,18 @@ RNN state whether it made backward fail or made the graph grow.
 from __future__ import annotations
 
 import ast
+import copy
 from collections.abc import Sequence
 
-from autograd_doctor.edits.forms import detached
-from autograd_doctor.edits.operations import Insert, Operation, Remedy, Replace, replace_node
+from autograd_doctor.edits.forms import atom, detached
+from autograd_doctor.edits.operations import (
+    Delete,
+    Insert,
+    Operation,
+    Remedy,
+    Replace,
+    replace_node,
+)
 from autograd_doctor.source import patterns, reading
 
 STRATEGIES: dict[str, str] = {
@@ -236,3 +244,51 @@ def detach_in_update(file: str, store: ast.stmt, expression: str, structure: str
                             f"detach the previous {expression} where it feeds its own update",
                             file, store.lineno, operations),
                      release, f"detach the previous {expression} in its update")
+
+
+def recompute_where_read(file: str, store: ast.stmt, written: str) -> Remedy | None:
+    """`self.pos = self.pos_emb(torch.arange(n))` in `__init__`, read by `forward`: compute
+    the value where each method reads it, so every call builds its own graph and the weights
+    behind it keep learning. The values the expression takes from `__init__`'s own names
+    (`n`) are kept on the object (`self.n = n`) for the methods to read."""
+    tree = reading.parse(file)
+    value = reading.value_span(store)
+    targets = reading.targets(store)
+    if tree is None or value is None or len(targets) != 1 or not written.startswith("self."):
+        return None
+    function = next((f for f in ast.walk(tree) if isinstance(f, (ast.FunctionDef,
+                                                                 ast.AsyncFunctionDef))
+                     and any(s is store for s in ast.walk(f))), None)
+    owner = reading.class_of(file, function) if function is not None else None
+    if function is None or owner is None:
+        return None
+    own = {a.arg for a in function.args.args[1:] + function.args.kwonlyargs} | {
+        n.id for n in ast.walk(function) if isinstance(n, ast.Name)
+        and isinstance(n.ctx, ast.Store)}
+    needed = sorted({n.id for n in ast.walk(value) if isinstance(n, ast.Name) and n.id in own})
+    methods = [m for m in owner.body if isinstance(m, (ast.FunctionDef, ast.AsyncFunctionDef))]
+    reads = [n for m in methods for n in ast.walk(m) if isinstance(n, ast.Attribute)
+             and isinstance(n.ctx, ast.Load) and reading.text(n) == written]
+    if not reads or any(any(r is n for n in ast.walk(function)) for r in reads):
+        return None  # read where it is made too: not a value set up once for later calls
+    for name in needed:  # `self.n` must be free, or already hold `n`
+        kept = [s for m in methods for s in reading.stores(m, f"self.{name}")]
+        if any(reading.text(reading.value_span(s) or s) != name for s in kept):
+            return None
+
+    class Rename(ast.NodeTransformer):
+        def visit_Name(self, node: ast.Name) -> ast.AST:
+            return ast.Attribute(ast.Name("self", ast.Load()), node.id, ast.Load()) \
+                if node.id in needed else node
+
+    # On a private copy: the parsed tree is shared and cached.
+    expression = atom(ast.unparse(Rename().visit(copy.deepcopy(value))))
+    indent = reading.indent_of(file, store.lineno)
+    keep = [f"self.{n} = {n}" for n in needed
+            if not any(reading.stores(m, f"self.{n}") for m in methods)]
+    operations: list[Operation] = [replace_node(file, r, expression) for r in reads]
+    operations.append(Delete(file, store.lineno, store.end_lineno or store.lineno))
+    if keep:
+        operations.append(Insert(file, store.lineno, "\n".join(keep), indent))
+    return Remedy("recompute-in-loop", f"compute {written} where it is read, in each call",
+                  file, reads[0].lineno, tuple(operations))

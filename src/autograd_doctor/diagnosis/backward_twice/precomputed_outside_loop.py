@@ -27,7 +27,7 @@ from autograd_doctor.diagnosis.backward_twice.evidence import (
 from autograd_doctor.diagnosis.finding import Claim
 from autograd_doctor.edits.forms import detached
 from autograd_doctor.edits.operations import Move, Remedy, replace_node
-from autograd_doctor.edits.strategies import detach_stored
+from autograd_doctor.edits.strategies import detach_stored, recompute_where_read
 from autograd_doctor.graph.objects import resolve
 from autograd_doctor.graph.walk import leaves, walk
 from autograd_doctor.source import patterns, places, reading
@@ -118,7 +118,10 @@ def _kept_on_object(ev: Evidence, suspect: Suspect) -> Claim | None:
     attributes = {s.expression.rsplit(".", 1)[-1] for s in ev.suspects}
     names = [w for t in reading.targets(store)
              if (w := reading.text(t)).rsplit(".", 1)[-1] in attributes] or [written]
-    remedy = detach_stored(file, store, names, suspect.structure)
+    detach = detach_stored(file, store, names, suspect.structure)
+    recompute = recompute_where_read(file, store, written) if len(names) == 1 else None
+    # As for a local: detaching would starve weights that learn only through the value.
+    first, second = (recompute, detach) if _starved_by_detaching(ev) else (detach, recompute)
     message = (
         f"`{written}` is computed once, at {places.user_path(file)}:{store.lineno}, before "
         f"the loop that trains, and every step uses it. {describe_call(ev, 'freeing')} "
@@ -130,8 +133,9 @@ def _kept_on_object(ev: Evidence, suspect: Suspect) -> Claim | None:
             "through it, compute it in each step instead. retain_graph=True would keep "
             "reusing a value computed before training started and fail with the in-place "
             "error once the weights change.")
-    return claim(ev, CATEGORY, message, hint, suspect, (file, store.lineno), remedy,
+    said = claim(ev, CATEGORY, message, hint, suspect, (file, store.lineno), first or second,
                  expression=written if written.startswith("self.") else None)
+    return replace(said, alternatives=(second,) if first and second else ())
 
 
 def _starved_by_detaching(ev: Evidence) -> bool:

@@ -83,7 +83,7 @@ def _detach_term(store: tuple[str, ast.stmt]) -> Remedy | None:
                                                  detached(reading.segment(file, value))),))
     terms = [value] if isinstance(stmt, ast.AugAssign) else [
         v for v in ((value.left, value.right) if isinstance(value, ast.BinOp) else ())
-        if target not in reading.names_in(v)]
+        if not _mentions(v, target)]
     ops = [replace_node(file, term, detached(reading.segment(file, term))) for term in terms]
     if not ops:
         return None
@@ -99,7 +99,7 @@ def _item(store: tuple[str, ast.stmt]) -> Remedy | None:
     target = reading.text(stmt.targets[0] if isinstance(stmt, ast.Assign)
                          else stmt.target)  # type: ignore[attr-defined]
     terms = [value] if isinstance(stmt, ast.AugAssign) else [
-        v for v in (value.left, value.right) if target not in reading.names_in(v)]
+        v for v in (value.left, value.right) if not _mentions(v, target)]
     ops = []
     for term in terms:
         named = [n for n in ast.walk(term) if isinstance(n, ast.Name)
@@ -115,3 +115,9 @@ def _item(store: tuple[str, ast.stmt]) -> Remedy | None:
         return None
     return Remedy("accumulate-item", f"accumulate {target} as a number with .item()", file,
                   stmt.lineno, tuple(ops))
+
+
+def _mentions(node: ast.AST, target: str) -> bool:
+    """Does `node` read the running value (`total`, `self.sum`, `self.sums["x"]`)?"""
+    return target in reading.names_in(node) or any(
+        isinstance(n, ast.Subscript) and reading.text(n) == target for n in ast.walk(node))

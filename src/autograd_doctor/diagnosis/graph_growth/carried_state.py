@@ -51,20 +51,18 @@ def match(ev: GrowthEvidence) -> Claim | None:
     g = ev.growth
     if g.kind != "chain" or ev.retained or ev.storage != CARRIED:
         return None
-    placement = ev.placement
+    placement, store = ev.placement, ev.store
     if placement is None:
         return None
-    stores = placement.stores_in_loop or placement.stores
     remedy = detach_at_boundary(placement.file, placement.scope, placement.loop,
                                 [(g.expression, g.structure)])
-    update = detach_in_update(placement.file, stores[-1], g.expression, g.structure) \
-        if stores else None
+    update = detach_in_update(store[0], store[1], store[2], g.structure) if store else None
     why = (
         f"`{g.expression}` is carried from one step into the next and no backward call ever "
         f"frees the graph behind it, so it keeps every step's graph: {figures(g)}."
     )
     hint = ("Detach it at the top of each step. (If backward is called on a detached copy of "
             "the loss, that is the first thing to fix.)")
-    at = (placement.file, stores[-1].lineno) if stores else None
-    said = claim(g, CATEGORY, why, hint, at, remedy or update)
+    at = (store[0], store[1].lineno) if store else None
+    said = claim(g, CATEGORY, why, hint, at, remedy or update, store[2] if store else "")
     return replace(said, alternatives=(update,) if remedy and update else ())

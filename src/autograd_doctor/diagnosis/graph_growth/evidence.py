@@ -11,6 +11,7 @@ import sys
 from dataclasses import dataclass
 
 from autograd_doctor.capture.growth import Growth
+from autograd_doctor.capture.tracer import site_of
 from autograd_doctor.diagnosis.finding import Claim
 from autograd_doctor.edits.operations import Remedy
 from autograd_doctor.source import patterns, places, reading
@@ -30,6 +31,10 @@ class GrowthEvidence:
     update: tuple[str, ast.stmt] | None  # the running-total statement, when there is one
     placement: places.Placement | None
     written: str = ""  # the growing value as the updating statement writes it (`self.sum`)
+    # The statement that keeps the carried value, and the name as written there: in the
+    # watched scope, or (replay) where the value was made (`self.interest = ...` in the
+    # model's forward for what the loop calls `model.interest`).
+    store: tuple[str, ast.stmt, str] | None = None
 
 
 def gather(growth: Growth) -> GrowthEvidence:
@@ -38,8 +43,27 @@ def gather(growth: Growth) -> GrowthEvidence:
     update = (found[0], found[1]) if found else None
     storage = LIST if growth.kind == "list" else RUNNING_TOTAL if update else CARRIED
     retained = growth.in_backward and growth.record.retained
+    stores = (placement.stores_in_loop or placement.stores) if placement else []
+    store = (placement.file, stores[-1], growth.expression) if placement and stores else \
+        _made_at(growth) if growth.kind == "chain" else None
     return GrowthEvidence(growth, retained, storage, update, placement,
-                          found[2] if found else growth.expression)
+                          found[2] if found else growth.expression, store)
+
+
+def _made_at(g: Growth) -> tuple[str, ast.stmt, str] | None:
+    """The replay's record of where the growing value was made, when that statement stores
+    it under the same attribute."""
+    attribute = g.expression.rsplit(".", 1)[-1]
+    for frame in site_of(g.held) or () if g.held is not None else ():
+        stmt = frame.statement
+        if stmt is None:
+            continue
+        for target in reading.targets(stmt):
+            text = reading.text(target)
+            if text == g.expression or "." in text and "." in g.expression and \
+                    text.rsplit(".", 1)[-1] == attribute:
+                return frame.file, stmt, text
+    return None
 
 
 def _update(g: Growth, placement: places.Placement | None
@@ -57,7 +81,10 @@ def _update(g: Growth, placement: places.Placement | None
                          if isinstance(n, (ast.Assign, ast.AugAssign))):
                 for target in reading.targets(stmt):
                     text = reading.text(target)
-                    same = text == name or (bool(attr) and text.endswith("." + attr) and (
+                    # `self.class_loss[name] += ...` updates each of the container's entries
+                    entry = isinstance(target, ast.Subscript) and name == g.element != \
+                        g.expression and name.startswith(reading.text(target.value) + "[")
+                    same = text == name or entry or (bool(attr) and text.endswith("." + attr) and (
                         text.startswith("self.") or file != g.frame.file))
                     if same and (patterns.accumulates(stmt, text)
                                  or patterns.running_estimate(stmt, text)):

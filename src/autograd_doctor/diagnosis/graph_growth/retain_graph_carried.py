@@ -45,15 +45,13 @@ def match(ev: GrowthEvidence) -> Claim | None:
     g = ev.growth
     if g.kind != "chain" or not ev.retained:
         return None
-    placement = ev.placement
-    stores = (placement.stores_in_loop or placement.stores) if placement else []
+    placement, store = ev.placement, ev.store
     site = g.record.site
     backward = site.statement if site is not None else None
     release = (site.file, backward) if site is not None and backward is not None else None
     remedy = detach_at_boundary(placement.file, placement.scope, placement.loop,
                                 [(g.expression, "T")], release) if placement else None
-    update = detach_in_update(placement.file, stores[-1], g.expression, "T", release) \
-        if placement and stores else None
+    update = detach_in_update(store[0], store[1], store[2], "T", release) if store else None
     why = (
         f"`{g.expression}` is carried from one step into the next while backward keeps the "
         f"graph (retain_graph=True), so every backward goes through all earlier steps again: "
@@ -61,6 +59,6 @@ def match(ev: GrowthEvidence) -> Claim | None:
         f"past step."
     )
     hint = f"Drop retain_graph=True and detach `{g.expression}` at the top of each step."
-    at = (placement.file, stores[-1].lineno) if placement and stores else None
-    said = claim(g, CATEGORY, why, hint, at, remedy or update)
+    at = (store[0], store[1].lineno) if store else None
+    said = claim(g, CATEGORY, why, hint, at, remedy or update, store[2] if store else "")
     return replace(said, alternatives=(update,) if remedy and update else ())
