@@ -41,6 +41,8 @@ STRATEGIES: dict[str, str] = {
                             "produced it",
     "recompute-in-loop": "compute a value inside the loop, once per iteration, instead of "
                          "once before it",
+    "remove-threshold": "compute the loss on the scores a hard threshold was taken from (a "
+                        "soft mask), so gradients reach the model",
     "recompute-in-closure": "compute the loss inside the closure that backwards it",
     "remove-duplicate-backward": "remove a second backward call on the same loss",
     "accumulate-item": "accumulate a running total as a Python number with .item()",
@@ -286,7 +288,22 @@ def recompute_where_read(file: str, store: ast.stmt, written: str) -> Remedy | N
     indent = reading.indent_of(file, store.lineno)
     keep = [f"self.{n} = {n}" for n in needed
             if not any(reading.stores(m, f"self.{n}") for m in methods)]
-    operations: list[Operation] = [replace_node(file, r, expression) for r in reads]
+    if not keep and function.body == [store]:
+        keep = ["pass"]  # the method did nothing else (`on_epoch_start`): it stays, empty
+    operations: list[Operation] = []
+    local = written.rsplit(".", 1)[-1]
+    for method in methods:
+        mine = [r for r in reads if any(r is n for n in ast.walk(method))]
+        if len(mine) > 1 and local not in {n.id for n in ast.walk(method)
+                                           if isinstance(n, ast.Name)}:
+            # Read several times in one call: computed once there, at its first read.
+            first = reading.statement_at(method, mine[0].lineno)
+            if first is not None:
+                operations.append(Insert(file, first.lineno, f"{local} = {expression}",
+                                         reading.indent_of(file, first.lineno)))
+                operations += [replace_node(file, r, local) for r in mine]
+                continue
+        operations += [replace_node(file, r, expression) for r in mine]
     operations.append(Delete(file, store.lineno, store.end_lineno or store.lineno))
     if keep:
         operations.append(Insert(file, store.lineno, "\n".join(keep), indent))

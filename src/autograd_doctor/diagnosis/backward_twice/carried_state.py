@@ -158,6 +158,9 @@ def _recurrent_attribute(ev: Evidence, suspect: Suspect) -> Claim | None:
         )
         update = detach_in_update(file, store, written, suspect.structure)
         alternatives = (update,) if update else ()
+        reset = _reset_each_sequence(ev, suspect) if suspect.cell else None
+        if reset is not None:  # the code's own reset comes first: it keeps what learns
+            remedy, alternatives = reset, (remedy, *alternatives)
     else:
         stored = [(f, st, e) for f, _, st, e in stores_of(ev, suspect)
                   if (v := reading.value_span(st)) is not None and not patterns.creates(v)]
@@ -197,24 +200,52 @@ def _reset_each_sequence(ev: Evidence, suspect: Suspect) -> Remedy | None:
     loop_scope = site.scope if site is not None else None
     if maker is None or site is None or loop_scope is None or not suspect.holders:
         return None
+    # What the maker starts the state with (`W = params["w0"]`): a function that stores it
+    # again (or a fresh value) resets it.
+    initial = {reading.text(v) for st in reading.stores(maker, suspect.expression)
+               if (v := reading.value_span(st)) is not None}
     resetting = {f.name for f in ast.walk(maker) if isinstance(f, ast.FunctionDef)
                  and f is not scope and any(
-                     reading.value_span(s) is not None and patterns.creates(
-                         reading.value_span(s))  # type: ignore[arg-type]
+                     (v := reading.value_span(s)) is not None and (
+                         patterns.creates(v) or reading.text(v) in initial)
                      for s in reading.stores(f, suspect.expression))}
     exposed = [reading.text(t).split(".", 1)[1] for n in ast.walk(maker)
                if isinstance(n, ast.Assign) and reading.text(n.value) in resetting
                for t in n.targets if isinstance(t, ast.Attribute)
                and reading.text(t.value) == closure.function]
     loops = reading.loops_around(loop_scope, site.line)
-    if not exposed or not loops:
+    if not loops:
         return None
     top = loops[-1].body[0]
-    calls = "\n".join(f"{holder}.{exposed[0]}()" for holder in suspect.holders)
+    if exposed:
+        calls = "\n".join(f"{holder}.{exposed[0]}()" for holder in suspect.holders)
+    else:  # `return step, reset`, received as `gcn_step, reset_weights = make(...)`
+        received = _returned_reset(maker, closure.function, resetting, loop_scope)
+        if received is None:
+            return None
+        calls = f"{received}()"
     return Remedy("reset-state", f"reset {suspect.expression} at the start of each sequence",
                   site.file, top.lineno,
                   (Insert(site.file, top.lineno, calls, reading.indent_of(site.file,
                                                                            top.lineno)),))
+
+
+def _returned_reset(maker: ast.AST, step: str, resetting: set[str], where: ast.AST
+                    ) -> str | None:
+    """The name the caller gave a reset that the maker returns beside the step closure."""
+    for ret in (n for n in ast.walk(maker) if isinstance(n, ast.Return)
+                and isinstance(n.value, ast.Tuple)):
+        names = [reading.text(e) for e in ret.value.elts]  # type: ignore[union-attr]
+        reset = next((i for i, n in enumerate(names) if n in resetting), None)
+        if reset is None or step not in names:
+            continue
+        for stmt in (n for n in ast.walk(where) if isinstance(n, ast.Assign)):
+            target, value = stmt.targets[0], stmt.value
+            if isinstance(target, ast.Tuple) and len(target.elts) == len(names) and \
+                    isinstance(value, ast.Call) and reading.text(value.func).rsplit(
+                        ".", 1)[-1] == getattr(maker, "name", ""):
+                return reading.text(target.elts[reset])
+    return None
 
 
 def _assigned_none_anywhere(ev: Evidence, suspect: Suspect) -> bool:

@@ -114,6 +114,9 @@ class Evidence:
     backwarded: bool = False  # the failing call is made on the primary suspect itself
     failing_in_loop: bool = False  # the failing call sits in the loop around the suspect
     split: bool = False  # one of several pieces, one per culprit (see gather)
+    # The loop around the failing call runs once per optimizer (`for opt in optimizers:`
+    # with backward inside): one loss backwarded once for each.
+    per_optimizer: ast.For | None = None
 
     @property
     def upstream_trained(self) -> bool:
@@ -233,6 +236,7 @@ def _facts(ev: Evidence, suspect: Suspect) -> None:
     site = ev.failing.site
     ev.failing_in_loop = bool(site and site.file == placement.file
                               and reading.inside_line(site.line, placement.loop))
+    ev.per_optimizer = _per_optimizer(ev, placement) if ev.failing_in_loop else None
     in_loop = placement.stores_in_loop
     if suspect.kind == "container-element" and not in_loop:
         ev.storage = CONTAINER if _persistent_container(suspect) else UNPLACED
@@ -241,6 +245,19 @@ def _facts(ev: Evidence, suspect: Suspect) -> None:
         ev.storage = ACCUMULATED if accumulated else REBOUND
     elif placement.stores_before_loop and suspect.kind in ("local", "parameter"):
         ev.storage = BEFORE_LOOP
+
+
+def _per_optimizer(ev: Evidence, placement: places.Placement) -> ast.For | None:
+    """The loop around the failing call, when what it iterates over is, right now, an
+    optimizer (read from the live frame)."""
+    loop = placement.loop
+    if not isinstance(loop, ast.For) or not isinstance(loop.target, ast.Name):
+        return None
+    frame = next((f for f in ev.failure.frames
+                  if f.f_code.co_filename == placement.file
+                  and reading.inside_line(f.f_lineno or 0, loop)), None)
+    value = frame.f_locals.get(loop.target.id) if frame is not None else None
+    return loop if isinstance(value, torch.optim.Optimizer) else None
 
 
 def _kept(ev: Evidence, suspect: Suspect) -> None:
@@ -257,21 +274,38 @@ def _kept(ev: Evidence, suspect: Suspect) -> None:
 def _made_before_loop(ev: Evidence, suspect: Suspect) -> bool:
     """Was every stale value the suspect holds made (a replay knows where) before the loop
     that runs the failing call started? Found in the innermost function both the making
-    and the failing call pass through that has a loop around the failing call's line."""
+    and the failing call pass through that has a loop around the failing call's line: the
+    innermost such loop (a value made per epoch is made before the loop over batches), or
+    a comprehension that runs the steps (`[step(b) for b in batches]`)."""
     made = [site_of(e) for e in suspect.entries]
     if not made or any(not m for m in made):
         return False
+    frames = ev.failing.frames
     for entry_site in made:
         assert entry_site
-        common = [(f, c) for f in ev.failing.frames for c in entry_site if f.same_code(c)]
-        placed = next(((f, c, loops) for f, c in common if f.scope is not None and (
-            loops := reading.loops_around(f.scope, f.line))), None)
+        common = [(i, f, c) for i, f in enumerate(frames) for c in entry_site
+                  if f.same_code(c)]
+        placed = next(((f, c, start) for i, f, c in common if f.scope is not None and (
+            start := _loop_start(f, frames[i - 1] if i else None)) is not None), None)
         if placed is None:
             return False
-        f, c, loops = placed
-        if c.line >= loops[0].lineno:
+        f, c, start = placed
+        if c.line >= start:
             return False
     return True
+
+
+def _loop_start(frame: FrameInfo, inner: FrameInfo | None) -> int | None:
+    """The first line of the innermost loop that runs `frame`'s current line again: a
+    comprehension the next frame in runs in, or a loop statement around it."""
+    if inner is not None and inner.function in _COMPREHENSIONS and frame.scope is not None:
+        stmt = reading.statement_at(frame.scope, frame.line)
+        return stmt.lineno if stmt is not None else frame.line
+    loops = reading.loops_around(frame.scope, frame.line) if frame.scope is not None else []
+    return loops[-1].lineno if loops else None
+
+
+_COMPREHENSIONS = ("<listcomp>", "<genexpr>", "<dictcomp>", "<setcomp>")
 
 
 def _built_before_loop(suspect: Suspect) -> Suspect | None:
@@ -474,9 +508,11 @@ def _holders(failure: Failure, suspects: list[Suspect], stale: set[Node],
     in when something kept on an object or in a container was computed from it after the
     backward that freed it (`model.centroids` updated from `emb`): that holder, which the
     failing step read, is the culprit."""
+    site = failure.record.site if failure.record is not None else None
     live = [(i, b) for i, b in snapshot(failure.frames)[0]
-            if b.kind in ("attribute", "global", "container-element") and b.node not in stale
-            and sequence_nr(b.node) > mark >= 0]
+            if (b.kind in ("attribute", "global", "container-element")
+                or b.kind == "local" and _kept_past_backward(b.node, site))
+            and b.node not in stale and sequence_nr(b.node) > mark >= 0]
     if not live:
         return suspects
     frames = [frame_info(f) for f in failure.frames]
@@ -497,6 +533,19 @@ def _holders(failure: Failure, suspects: list[Suspect], stale: set[Node],
         out.append(Suspect(b.expression, b.kind, sighting.frame, "T", suspect.entries,
                            [sighting]))
     return out
+
+
+def _kept_past_backward(node: Node, site: FrameInfo | None) -> bool:
+    """A local made (a replay knows where) after the backward call in the body of the loop
+    that runs it (`neg_store = torch.cat([neg_store, z])` once the step is done): carried
+    into the next iteration, like state on an object."""
+    scope = site.scope if site is not None else None
+    if site is None or scope is None:
+        return False
+    loops = reading.loops_around(scope, site.line)
+    made = next((f for f in site_of(node) or () if f.same_code(site)), None)
+    return bool(loops) and made is not None and made.line > site.line and \
+        reading.inside_line(made.line, loops[-1])
 
 
 def _rebound(s: Sighting) -> bool:
@@ -733,6 +782,8 @@ def fed_back(ev: Evidence, suspect: Suspect) -> bool:
         scope = frame.scope
         if scope is None:
             continue
+        # ... also under the local it is read into first (`obs, hx = state.obs, state.hx`)
+        names = names | _read_into(scope, names)
         for call in (n for s in reading.statements(scope) if not reading.is_compound(s)
                      for n in ast.walk(s) if isinstance(n, ast.Call)):
             arguments = [*call.args, *(k.value for k in call.keywords)]
@@ -742,6 +793,22 @@ def fed_back(ev: Evidence, suspect: Suspect) -> bool:
                     call.func).startswith(("torch.", "F.", "np.", "math.")):
                 return True
     return False
+
+
+def _read_into(scope: ast.AST, names: set[str]) -> set[str]:
+    """Locals assigned straight from one of `names` in `scope` (`hx = state.hx`, or one
+    element of a tuple assignment)."""
+    found: set[str] = set()
+    for stmt in reading.statements(scope):
+        if not isinstance(stmt, ast.Assign) or len(stmt.targets) != 1:
+            continue
+        target, value = stmt.targets[0], stmt.value
+        pairs = list(zip(target.elts, value.elts)) if isinstance(
+            target, ast.Tuple) and isinstance(value, ast.Tuple) and len(
+            target.elts) == len(value.elts) else [(target, value)]
+        found |= {t.id for t, v in pairs if isinstance(t, ast.Name)
+                  and reading.text(v) in names}
+    return found
 
 
 # -- for the causes: the words and the finding's frame -----------------------------------

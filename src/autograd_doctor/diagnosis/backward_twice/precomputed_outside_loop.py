@@ -64,7 +64,7 @@ FIXED = BROKEN.replace("prior = encoder(torch.ones(1, 4))\n", "").replace(
 def match(ev: Evidence) -> Claim | None:
     suspect = ev.primary
     if ev.same_step or suspect is None or ev.storage != BEFORE_LOOP or (
-            ev.root_stale and not ev.failing_in_loop):
+            ev.root_stale and not ev.failing_in_loop) or ev.per_optimizer is not None:
         return None
     if suspect.kind != "local":
         return _kept_on_object(ev, suspect)
@@ -120,8 +120,11 @@ def _kept_on_object(ev: Evidence, suspect: Suspect) -> Claim | None:
              if (w := reading.text(t)).rsplit(".", 1)[-1] in attributes] or [written]
     detach = detach_stored(file, store, names, suspect.structure)
     recompute = recompute_where_read(file, store, written) if len(names) == 1 else None
-    # As for a local: detaching would starve weights that learn only through the value.
-    first, second = (recompute, detach) if _starved_by_detaching(ev) else (detach, recompute)
+    # Set up once on an object from weights an optimizer trains (an embedding table
+    # propagated at the start of an epoch), it is meant to follow them: computed where it
+    # is read. Detached, it would stop teaching those weights whatever else still reaches
+    # them.
+    first, second = (recompute, detach) if ev.upstream_trained else (detach, recompute)
     message = (
         f"`{written}` is computed once, at {places.user_path(file)}:{store.lineno}, before "
         f"the loop that trains, and every step uses it. {describe_call(ev, 'freeing')} "

@@ -72,6 +72,11 @@ def match(ev: Evidence) -> Claim | None:
             reason = (f"`{suspect.expression}` is computed outside the closure that backwards "
                       f"it, and the closure runs more than once (LBFGS calls it several times "
                       f"per step). Compute the loss inside the closure")
+    if remedy is None and ev.per_optimizer is not None:
+        remedy = _backward_once(ev, ev.per_optimizer)
+        if remedy is not None:
+            reason = ("the loop runs backward on the same loss once for each optimizer; "
+                      "backward once, then step every optimizer")
     if remedy is None:
         remedy = _remove_duplicate(ev)
         if remedy is not None:
@@ -208,3 +213,38 @@ def _returns_receiver(frame: FrameInfo) -> bool:
     name = reading.text(receiver)
     return any(isinstance(n, ast.Return) and n.value is not None and reading.text(n.value) == name
                for n in reading.own_nodes(scope))
+
+
+def _backward_once(ev: Evidence, loop: ast.For) -> Remedy | None:
+    """`for opt in opts: opt.zero_grad(); loss.backward(); opt.step()` becomes the loop up
+    to the backward call, the call once, then the loop over what follows it."""
+    site = ev.failing.site
+    if site is None or loop.orelse:
+        return None
+    file = site.file
+    at = next((i for i, s in enumerate(loop.body) if s.lineno <= site.line <= (
+        s.end_lineno or s.lineno)), None)
+    if at is None or not isinstance(loop.body[at], ast.Expr) or patterns.backwarded(
+            loop.body[at]) is None:
+        return None
+    header = reading.segment(file, loop).splitlines()[0]
+    outer = reading.indent_of(file, loop.lineno)
+
+    def block(statements: list[ast.stmt]) -> list[str]:
+        if not statements:
+            return []
+        text = "".join(reading.lines(file)[statements[0].lineno - 1:
+                                           statements[-1].end_lineno or statements[-1].lineno])
+        return [header] + [line.removeprefix(outer) for line in text.splitlines()]
+
+    call = reading.segment(file, loop.body[at]).strip()
+    new = block(loop.body[:at]) + [call] + block(loop.body[at + 1:])
+    end = loop.end_lineno or loop.lineno
+    return Remedy(
+        strategy="remove-duplicate-backward",
+        description="backward once, then step each optimizer",
+        file=file,
+        line=loop.lineno,
+        operations=(Delete(file, loop.lineno, end), Insert(file, end + 1, "\n".join(new),
+                                                            outer)),
+    )
