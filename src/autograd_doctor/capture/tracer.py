@@ -233,6 +233,7 @@ class Tracer(TorchFunctionMode):
         self._writes = _Writes(self)
         self._grad_off: Site = ()
         self._sourced: deque[Crossing] = deque()
+        self._from_numpy: Any = torch.from_numpy
 
     # -- installation ------------------------------------------------------------------
 
@@ -244,8 +245,13 @@ class Tracer(TorchFunctionMode):
         ]
         self.__enter__()
         self._writes.__enter__()
+        # torch.from_numpy does not dispatch to a function mode: seen through a wrapper
+        # while the replay runs (a NumPy round trip often comes back this way).
+        from_numpy = self._from_numpy = torch.from_numpy
+        torch.from_numpy = lambda *a, **k: self.__torch_function__(from_numpy, (), a, k)
 
     def stop(self) -> None:
+        torch.from_numpy = self._from_numpy
         self._writes.__exit__(None, None, None)
         self.__exit__(None, None, None)
         for handle in self._handles:

@@ -205,12 +205,44 @@ def modules_in(scope: Mapping[str, object]) -> Iterator[tuple[str, torch.nn.Modu
                     yield f"self.{attr}", item
 
 
+def modules_held(scope: Mapping[str, object]) -> Iterator[tuple[str, torch.nn.Module]]:
+    """Modules in these scopes, then those held one level further: in a list or dict
+    (`nets[1]`) or on a plain object (`member.net`, `members[0].net`, a dataclass)."""
+    yield from modules_in(scope)
+    for name, value in list(scope.items()):
+        if isinstance(value, (torch.nn.Module, torch.Tensor, type)) or name == "self":
+            continue
+        items = (list(enumerate(value[:MAX_HELD])) if isinstance(value, (list, tuple)) else
+                 [(repr(k), v) for k, v in list(value.items())[:MAX_HELD]]
+                 if isinstance(value, dict) else [])
+        for key, item in items:
+            if isinstance(item, torch.nn.Module):
+                yield f"{name}[{key}]", item
+            else:
+                yield from ((f"{name}[{key}].{a}", m) for a, m in _attribute_modules(item))
+        yield from ((f"{name}.{a}", m) for a, m in _attribute_modules(value))
+
+
+MAX_HELD = 64
+
+
+def _attribute_modules(value: object) -> Iterator[tuple[str, torch.nn.Module]]:
+    if isinstance(value, (torch.nn.Module, torch.Tensor, type)) or not hasattr(
+            value, "__dict__") or getattr(type(value), "__module__", "") in ("builtins",):
+        return
+    try:
+        attributes = list(vars(value).items())
+    except TypeError:
+        return
+    yield from ((a, m) for a, m in attributes if isinstance(m, torch.nn.Module))
+
+
 def parameter_names(scopes: Iterable[Mapping[str, object]]) -> dict[int, str]:
     """id(parameter) -> `model.fc.weight`, `net[2].bias` for the modules visible in these
-    scopes."""
+    scopes (or held in their containers and plain objects)."""
     out: dict[int, str] = {}
     for scope in scopes:
-        for expr, module in modules_in(scope):
+        for expr, module in modules_held(scope):
             for path, sub in python_paths(module):
                 for name, param in sub._parameters.items():
                     if param is not None:

@@ -5,6 +5,7 @@ value, the optimizers in sight and what they hold, where an optimizer was built.
 from __future__ import annotations
 
 import ast
+import types
 from collections.abc import Sequence
 from typing import Any
 
@@ -60,19 +61,29 @@ def names_holding(obj: object, scopes: list[dict[str, Any]]) -> set[str]:
     """The names (`opt`, `self.optimizer`) that hold this object in these scopes."""
     names = {k for scope in scopes for k, v in list(scope.items()) if v is obj}
     for scope in scopes:
-        owner = scope.get("self")
-        if owner is not None and hasattr(owner, "__dict__"):
-            names |= {f"self.{k}" for k, v in list(vars(owner).items()) if v is obj}
+        # On an object a name holds (`self.optimizer`, `member.optimizer` for a dataclass
+        # in a loop variable); modules and modules' namespaces are not such holders.
+        for k, owner in list(scope.items()):
+            if isinstance(owner, (torch.nn.Module, torch.Tensor, type, types.ModuleType)):
+                continue
+            try:
+                attributes = list(vars(owner).items())
+            except TypeError:
+                continue
+            names |= {f"{k}.{a}" for a, v in attributes if v is obj}
     return names
 
 
 def construction(names: set[str], files: list[str], frames: Sequence[FrameInfo] = ()
-                 ) -> tuple[str, ast.Assign, ast.expr] | None:
+                 ) -> tuple[str, ast.stmt, ast.expr] | None:
     """The statement that built an optimizer held under one of `names` (`opt`,
     `self.optimizer`), and its first argument (the parameters): in the functions that were
-    running when it stepped first (innermost first), else anywhere in those files."""
+    running when it stepped first (innermost first), else anywhere in those files. Also
+    built as a keyword of the object that holds it (`Member(net, optimizer=Adam(...))` for
+    `member.optimizer`)."""
     where: list[tuple[str, ast.AST | None]] = [(f.file, f.scope) for f in frames]
     where += [(file, reading.parse(file)) for file in dict.fromkeys(files)]
+    fields = {n.rsplit(".", 1)[-1] for n in names if "." in n}
     for file, tree in where:
         if tree is None:
             continue
@@ -80,6 +91,14 @@ def construction(names: set[str], files: list[str], frames: Sequence[FrameInfo] 
             if reading.text(stmt.targets[0]) in names and isinstance(stmt.value, ast.Call) \
                     and stmt.value.args:
                 return file, stmt, stmt.value.args[0]
+        for simple in (n for n in ast.walk(tree) if isinstance(n, ast.stmt)
+                       and not reading.is_compound(n)):
+            for keyword in (k for c in ast.walk(simple) if isinstance(c, ast.Call)
+                            for k in c.keywords):
+                value = keyword.value
+                if keyword.arg in fields and isinstance(value, ast.Call) and value.args \
+                        and "optim" in reading.text(value.func).lower():
+                    return file, simple, value.args[0]
     return None
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import importlib.util
 import os
+import sys
 import sysconfig
 
 _spec = importlib.util.find_spec("torch")
@@ -45,3 +46,9 @@ def is_project_file(filename: str) -> bool:
 
 def is_own_file(filename: str) -> bool:
     return filename.startswith(OWN_DIR)
+
+
+def project_files() -> list[str]:
+    """The user's own modules that are loaded (where a helper class or function lives)."""
+    found = (getattr(m, "__file__", None) for m in list(sys.modules.values()))
+    return sorted({f for f in found if f and is_project_file(f)})

@@ -7,7 +7,6 @@ or carried from step to step).
 from __future__ import annotations
 
 import ast
-import sys
 from dataclasses import dataclass
 
 from autograd_doctor.capture.growth import Growth
@@ -15,7 +14,7 @@ from autograd_doctor.capture.tracer import site_of
 from autograd_doctor.diagnosis.finding import Claim
 from autograd_doctor.edits.operations import Remedy
 from autograd_doctor.source import patterns, places, reading
-from autograd_doctor.source.files import is_project_file
+from autograd_doctor.source.files import project_files
 
 # How the growing value is kept (GrowthEvidence.storage).
 LIST = "list"  # a list that gains a tensor with history per step
@@ -90,12 +89,6 @@ def _update(g: Growth, placement: places.Placement | None
                                  or patterns.running_estimate(stmt, text)):
                         return file, stmt, reading.segment(file, target)
     return None
-
-
-def project_files() -> list[str]:
-    """The user's own modules that are loaded (where a helper class like a meter lives)."""
-    found = (getattr(m, "__file__", None) for m in list(sys.modules.values()))
-    return sorted({f for f in found if f and is_project_file(f)})
 
 
 # -- for the causes: the words and the finding's frame -----------------------------------

@@ -19,11 +19,11 @@ from autograd_doctor.diagnosis.graph_growth.evidence import (
     GrowthEvidence,
     claim,
     figures,
-    project_files,
 )
 from autograd_doctor.edits.forms import detached
 from autograd_doctor.edits.operations import Remedy, replace_node
 from autograd_doctor.source import reading
+from autograd_doctor.source.files import project_files
 
 CATEGORY = "history-list"
 CULPRIT = "preds"

@@ -26,6 +26,7 @@ from autograd_doctor.diagnosis.saved_tensor_access.evidence import evaluate
 from autograd_doctor.edits.operations import Remedy
 from autograd_doctor.graph.names import modules_in
 from autograd_doctor.source import patterns, places, reading
+from autograd_doctor.source.files import project_files
 from autograd_doctor.source.places import FrameInfo
 
 # How the graph was cut (keys of Cut.points), each with the node that did it.
@@ -128,7 +129,9 @@ def _traced(failure: Failure, trace: Trace) -> Cut | None:
         label_op = flow.op in ("argmax", "argmin", "eq", "ne", "gt", "lt", "ge", "le", "long",
                                "int", "bool", "__eq__", "__gt__", "__lt__", "__ge__", "__le__")
         queue.extend((k, labels or label_op, depth + 1, flow.order) for k in flow.inputs)
-    leaving = [c for c in trace.crossings if c.kind == "leaves-torch"]
+    # Where values left torch: `.numpy()`/`.item()` on a tensor with history, or a
+    # `.detach()` first (`emb.detach().numpy()`: the trip out starts at the detach).
+    leaving = [c for c in trace.crossings if c.kind in ("leaves-torch", "detach", "data")]
     found = [(labels, depth, c) for labels, depth, c in found
              if c.kind != "from-python" or any(_same_code(x.site, c.site) and x.order < c.order
                                                for x in leaving)]
@@ -173,7 +176,7 @@ def _same_code(a: Site, b: Site) -> bool:
 
 # Crossings whose culprit is the value the training code received (the region or the trip
 # out of torch is the cause), not the statement where it happened.
-_RECEIVED = ("no-grad", "from-python", "leaves-torch")
+_RECEIVED = ("no-grad", "leaves-torch")
 
 
 def _cut_from(failure: Failure, crossing: Crossing, on_path: list[Site]) -> Cut | None:
@@ -391,16 +394,18 @@ def _frozen(failure: Failure, failing: BackwardRecord, frame: FrameType, file: s
     modules = [(n, m) for n, m in _modules(frame) if any(True for _ in m.parameters())]
     if not modules or any(p.requires_grad for _, m in modules for p in m.parameters()):
         return None
-    tree = reading.parse(file)
-    if tree is None:
-        return None
-    for stmt in (n for n in ast.walk(tree) if isinstance(n, ast.stmt)):
-        text = reading.line_text(file, stmt.lineno)
-        simple = not reading.is_compound(stmt)
-        if simple and ("requires_grad = False" in text or "requires_grad_(False)" in text):
-            loop = _enclosing_for(tree, stmt)
-            return Cut(failure, failing, modules[0][0], file, stmt, scope,
-                       {FROZEN: loop or stmt}, [stmt], frame, modules)
+    # Frozen here, or by a helper in another of the user's modules (`freeze_bn(model)`).
+    for where in [file] + [f for f in project_files() if f != file]:
+        tree = reading.parse(where)
+        if tree is None:
+            continue
+        for stmt in (n for n in ast.walk(tree) if isinstance(n, ast.stmt)):
+            text = reading.line_text(where, stmt.lineno)
+            simple = not reading.is_compound(stmt)
+            if simple and ("requires_grad = False" in text or "requires_grad_(False)" in text):
+                loop = _enclosing_for(tree, stmt)
+                return Cut(failure, failing, modules[0][0], where, stmt, scope,
+                           {FROZEN: loop or stmt}, [stmt], frame, modules)
     return None
 
 

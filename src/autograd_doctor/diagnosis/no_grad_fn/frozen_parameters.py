@@ -67,8 +67,7 @@ def _unfreeze(cut: Cut) -> Remedy | None:
         return None
     end = (loop.end_lineno or loop.lineno)
     ops: tuple[Operation, ...]
-    frozen = reading.text(loop.iter) if isinstance(loop, ast.For) else ""
-    if frozen == built:
+    if _frozen_set(cut) == built:
         ops = (Delete(cut.file, loop.lineno, end),)
     else:
         ops = (Insert(cut.file, end + 1, f"for p in {built}:\n    p.requires_grad = True",
@@ -78,16 +77,23 @@ def _unfreeze(cut: Cut) -> Remedy | None:
 
 
 def _optimizer_params(cut: Cut) -> str | None:
-    """The expression the optimizer was built from (`model.head.parameters()`)."""
-    tree = reading.parse(cut.file)
-    frame = cut.frame
-    if tree is None or frame is None:
-        return None
-    scopes = [frame.f_locals, frame.f_globals]
-    for stmt in (n for n in ast.walk(tree) if isinstance(n, ast.Assign)):
-        name = reading.text(stmt.targets[0])
-        value = next((s[name] for s in scopes if name in s), None)
-        if isinstance(value, torch.optim.Optimizer) and isinstance(stmt.value, ast.Call) \
-                and stmt.value.args:
-            return reading.segment(cut.file, stmt.value.args[0])
+    """The expression the optimizer was built from (`model.head.parameters()`), where the
+    freezing happened or in a function still running (the `main()` that built it)."""
+    scopes = cut.failure.scopes()
+    files = dict.fromkeys([cut.file] + [f.f_code.co_filename for f in cut.failure.frames])
+    for file in files:
+        tree = reading.parse(file)
+        for stmt in (n for n in ast.walk(tree) if isinstance(n, ast.Assign)) if tree else ():
+            name = reading.text(stmt.targets[0])
+            value = next((s[name] for s in scopes if name in s), None)
+            if isinstance(value, torch.optim.Optimizer) and isinstance(stmt.value, ast.Call) \
+                    and stmt.value.args:
+                built = reading.segment(file, stmt.value.args[0])
+                # Said where the freezing loop is, it must mean the same there.
+                return built if file == cut.file or built == _frozen_set(cut) else None
     return None
+
+
+def _frozen_set(cut: Cut) -> str:
+    loop = cut.points[FROZEN]
+    return reading.text(loop.iter) if isinstance(loop, ast.For) else ""

@@ -6,21 +6,25 @@ so PyTorch gives the result no history. A loss on predicted class indices cannot
 model.
 
 Compute the loss on the scores themselves: cross-entropy on the logits instead of a
-regression on `argmax`, a soft (sigmoid, softmax) version instead of a hard threshold. There
-is no mechanical fix: the right loss depends on what the target means.
+regression on `argmax`, a soft (sigmoid, softmax) version instead of a hard threshold. For
+a hard threshold on probabilities the fix is mechanical (the probabilities are the soft
+mask); otherwise the right loss depends on what the target means, and no edit is proposed.
 """
 
 from __future__ import annotations
 
+import ast
+
 from autograd_doctor.diagnosis.finding import Claim
 from autograd_doctor.diagnosis.no_grad_fn import LEAF_TRAP
 from autograd_doctor.diagnosis.no_grad_fn.evidence import NON_DIFFERENTIABLE, Cut, claim, where
+from autograd_doctor.edits.operations import Remedy, replace_node
 from autograd_doctor.source import reading
 
 CATEGORY = "non-differentiable"
 CULPRIT = "preds"
 CULPRIT_LINE = 9  # line of BROKEN
-FIX = None  # no mechanical fix: the loss has to be chosen again
+FIX = None  # no mechanical fix for argmax: the loss has to be chosen again
 
 BROKEN = """\
 import torch
@@ -54,4 +58,30 @@ def match(cut: Cut) -> Claim | None:
     )
     hint = (f"Compute the loss on the scores themselves (for example cross-entropy on the "
             f"logits instead of a loss on `argmax`). {LEAF_TRAP}")
-    return claim(cut, CATEGORY, why, hint, None, cut.cut_file, cut.cut_statement.lineno)
+    return claim(cut, CATEGORY, why, hint, _soft(cut, node), cut.cut_file,
+                 cut.cut_statement.lineno)
+
+
+_CASTS = ("float", "double", "half", "to", "type")
+
+
+def _soft(cut: Cut, node: ast.AST) -> Remedy | None:
+    """`(probs >= 0.5).float()` in a loss: the scores themselves are the soft mask the
+    loss can learn from (a Dice or Tversky loss on probabilities). Only for an upper
+    threshold that is not zero (a cut at zero is on logits, not on probabilities)."""
+    if not isinstance(node, ast.Compare) or len(node.ops) != 1 or not isinstance(
+            node.ops[0], (ast.Gt, ast.GtE)):
+        return None
+    threshold = node.comparators[0]
+    if isinstance(threshold, ast.Constant) and threshold.value == 0:
+        return None
+    file = cut.cut_file
+    statement = cut.cut_statement
+    replaced: ast.expr = node
+    for parent in ast.walk(statement):  # the cast around it goes too: `(...).float()`
+        if isinstance(parent, ast.Call) and isinstance(parent.func, ast.Attribute) and \
+                parent.func.value is node and parent.func.attr in _CASTS:
+            replaced = parent
+    scores = reading.segment(file, node.left)
+    return Remedy("remove-threshold", f"compute the loss on {scores} instead of its hard "
+                  f"threshold", file, statement.lineno, (replace_node(file, replaced, scores),))
