@@ -167,6 +167,11 @@ class Doctor:
         result, problem = self.boundary.attempt("diagnosis", lambda: self._diagnose(
             error, failure))
         outcome = result or Outcome((), f"internal error in the diagnosis ({problem})")
+        # A graph seen growing through the very value the error names was the same mistake
+        # on its way to the error: one finding, one fix (two fixes of one value compound).
+        named = {_where(f) for f in outcome.findings if f.culprit is not None}
+        self.findings = [f for f in self.findings
+                         if not (f.error == "graph-growth" and _where(f) in named)]
         self.findings.extend(outcome.findings)
         setattr(failure.exception, OUTCOME_ATTRIBUTE, outcome)
         if self.notes:
@@ -216,6 +221,11 @@ class Doctor:
             original = OriginalError(type(error).__name__, _message(error), traceback)
         return Report(command, status, exit_code, tuple(self.findings), tuple(self.remarks),
                       reason, original, target, tuple(self.problems))
+
+
+def _where(finding: Finding) -> tuple[str | None, int | None, str] | None:
+    c = finding.culprit
+    return (c.file, c.line, c.expression) if c is not None else None
 
 
 def _same_place(a: Finding, b: Finding) -> bool:

@@ -78,6 +78,9 @@ class GrowthWatch:
             return None
         if record.higher_order:
             return None  # a second-order inner step: its graph grows within the step on purpose
+        if record.api == "grad" and record.retained and ledger.steps == 0:
+            return None  # an unrolled inner loop (a learned optimizer): the final backward
+            # goes through every inner step on purpose; nothing has trained yet to compare
         records, _ = ledger.snapshot()
         # Growth is from one training step to the next: compare with the last call of an
         # earlier step (an optimizer step in between), or the last call when nothing steps.

@@ -222,10 +222,25 @@ def detach_stored(file: str, store: ast.stmt, names: list[str], structure: str =
                                                   for n in names),
                            reading.indent_of(file, store.lineno))
     else:
-        operation = replace_node(file, value, detached(reading.segment(file, value),
-                                                       structure))
+        operation = replace_node(file, value, detached_value(file, value, structure))
     return Remedy("detach-on-store", f"store {' and '.join(names)} without the graph", file,
                   store.lineno, (operation,))
+
+
+def detached_value(file: str, value: ast.expr, structure: str = "T") -> str:
+    """`value` written without its graph; guarded when it is a name the file also sets to
+    None (`self.prev = self.curr`, where `curr` starts as None)."""
+    text = reading.segment(file, value)
+    form = detached(text, structure)
+    tree = reading.parse(file)
+    if tree is None or not isinstance(value, (ast.Name, ast.Attribute)):
+        return form
+    name = reading.text(value)
+    if any(isinstance(n.value, ast.Constant) and n.value.value is None
+           and any(reading.text(t) == name for t in n.targets)
+           for n in ast.walk(tree) if isinstance(n, ast.Assign)):
+        return f"None if {text} is None else {form}"
+    return form
 
 
 def detach_in_update(file: str, store: ast.stmt, expression: str, structure: str = "T",

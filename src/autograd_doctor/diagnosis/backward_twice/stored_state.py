@@ -33,6 +33,7 @@ from autograd_doctor.diagnosis.backward_twice.evidence import (
 from autograd_doctor.diagnosis.finding import Claim
 from autograd_doctor.edits.forms import detached
 from autograd_doctor.edits.operations import Insert, Operation, Remedy, Replace, replace_node
+from autograd_doctor.edits.strategies import detached_value
 from autograd_doctor.graph.objects import resolve
 from autograd_doctor.source import patterns, places, reading
 
@@ -311,7 +312,7 @@ def _detach_on_store(site: tuple[str, ast.stmt, ast.expr], suspect: Suspect) -> 
                       reading.indent_of(file, stmt.lineno)),)
     else:
         part = _stored_part(value, suspect)
-        ops = (replace_node(file, part, detached(reading.segment(file, part), structure)),)
+        ops = (replace_node(file, part, detached_value(file, part, structure)),)
     return Remedy(
         strategy="detach-on-store",
         description="store the value without its graph (.detach())",
