@@ -108,6 +108,7 @@ class Trace:
     flow: OrderedDict[int, list[tuple[weakref.ref[Any], Flow]]] = field(
         default_factory=OrderedDict)
     modules_called: dict[int, tuple[bool, bool]] = field(default_factory=dict)  # id -> modes
+    last_backward: int = 0  # the order of the latest `.backward()` call seen
 
     def made(self, tensor: torch.Tensor) -> Flow | None:
         entries = self.flow.get(id(tensor))
@@ -277,6 +278,8 @@ class Tracer(TorchFunctionMode):
         if getattr(self._inside, "busy", False) or threading.get_ident() != self._thread:
             return func(*args, **kwargs)
         name = _name(func)
+        if name == "backward":
+            self.trace.last_backward = self._order
         if name == "_set_grad_enabled" and args and args[0] is False:
             self._grad_off = user_site(sys._getframe(1))
         result = func(*args, **kwargs)

@@ -9,12 +9,14 @@ from __future__ import annotations
 
 import ast
 import copy
+import textwrap
 from collections.abc import Sequence
 
 from autograd_doctor.edits.forms import atom, detached
 from autograd_doctor.edits.operations import (
     Delete,
     Insert,
+    Move,
     Operation,
     Remedy,
     Replace,
@@ -324,3 +326,33 @@ def recompute_where_read(file: str, store: ast.stmt, written: str) -> Remedy | N
         operations.append(Insert(file, store.lineno, "\n".join(keep), indent))
     return Remedy("recompute-in-loop", f"compute {written} where it is read, in each call",
                   file, reads[0].lineno, tuple(operations))
+
+
+def move_out_of_no_grad(file: str, block: ast.With, chain: Sequence[ast.stmt]) -> Remedy:
+    """Take the statements on the loss's path out of a `with torch.no_grad():` block (the
+    block goes when all of it is on the path)."""
+    indent = reading.indent_of(file, block.lineno)
+    ops: list[Operation]
+    if len(chain) == len(block.body):
+        # Everything in the block is on the loss's path: the block goes, its body stays.
+        end = block.end_lineno or block.lineno
+        body = textwrap.dedent("".join(reading.lines(file)[block.body[0].lineno - 1:end]))
+        text = "".join(indent + line if line.strip() else line
+                       for line in body.splitlines(keepends=True))
+        last = reading.lines(file)[end - 1].rstrip("\n")
+        ops = [Replace(file, block.lineno, 0, end, len(last), text.rstrip("\n"))]
+    else:
+        ops = [Move(file, s.lineno, s.end_lineno or s.lineno, block.lineno, indent)
+               for s in chain]
+    names = ", ".join(sorted({reading.text(t) for s in chain for t in reading.targets(s)}))
+    whole = len(chain) == len(block.body)
+    description = (f"remove the `{reading.line_text(file, block.lineno)}` block (all of it "
+                   f"feeds the loss)" if whole else
+                   f"compute {names} outside the no_grad block")
+    return Remedy(
+        strategy="move-out-of-no-grad",
+        description=description,
+        file=file,
+        line=block.lineno,
+        operations=tuple(ops),
+    )

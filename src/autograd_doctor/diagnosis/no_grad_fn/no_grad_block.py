@@ -13,7 +13,6 @@ not be trained through (pseudo-labels, targets, metrics).
 from __future__ import annotations
 
 import ast
-import textwrap
 
 from autograd_doctor.diagnosis.finding import Claim
 from autograd_doctor.diagnosis.no_grad_fn import LEAF_TRAP
@@ -25,7 +24,8 @@ from autograd_doctor.diagnosis.no_grad_fn.evidence import (
     claim,
     where,
 )
-from autograd_doctor.edits.operations import Delete, Move, Operation, Remedy, Replace
+from autograd_doctor.edits.operations import Delete, Remedy, Replace
+from autograd_doctor.edits.strategies import move_out_of_no_grad
 from autograd_doctor.source import reading
 
 CATEGORY = "no-grad-block"
@@ -91,32 +91,7 @@ def match(cut: Cut) -> Claim | None:
 
 
 def _move_out(cut: Cut, block: ast.With) -> Remedy:
-    file = cut.cut_file
-    indent = reading.indent_of(file, block.lineno)
-    ops: list[Operation]
-    if len(cut.chain) == len(block.body):
-        # Everything in the block is on the loss's path: the block goes, its body stays.
-        end = block.end_lineno or block.lineno
-        body = textwrap.dedent("".join(reading.lines(file)[block.body[0].lineno - 1:end]))
-        text = "".join(indent + line if line.strip() else line
-                       for line in body.splitlines(keepends=True))
-        last = reading.lines(file)[end - 1].rstrip("\n")
-        ops = [Replace(file, block.lineno, 0, end, len(last), text.rstrip("\n"))]
-    else:
-        ops = [Move(file, s.lineno, s.end_lineno or s.lineno, block.lineno, indent)
-               for s in cut.chain]
-    names = ", ".join(sorted({reading.text(t) for s in cut.chain for t in reading.targets(s)}))
-    whole = len(cut.chain) == len(block.body)
-    description = (f"remove the `{reading.line_text(file, block.lineno)}` block (all of it "
-                   f"feeds the loss)" if whole else
-                   f"compute {names} outside the no_grad block")
-    return Remedy(
-        strategy="move-out-of-no-grad",
-        description=description,
-        file=file,
-        line=block.lineno,
-        operations=tuple(ops),
-    )
+    return move_out_of_no_grad(cut.cut_file, block, cut.chain)
 
 
 def _scoped(file: str, switch: ast.stmt) -> Remedy | None:

@@ -21,7 +21,7 @@ from autograd_doctor.diagnosis.silent_no_grad.evidence import (
     summary,
 )
 from autograd_doctor.edits.operations import Delete, Operation, Remedy, replace_node
-from autograd_doctor.edits.strategies import keep_in_torch
+from autograd_doctor.edits.strategies import keep_in_torch, move_out_of_no_grad
 from autograd_doctor.source import patterns, places, reading
 from autograd_doctor.source.places import FrameInfo
 
@@ -130,8 +130,19 @@ def _traced(ev: NoGrad, cut: Crossing) -> Claim:
     """A replay saw where the starved parameters' values left autograd: that statement is
     the culprit, and the edit undoes that step where it can be undone in place."""
     frame = cut.site[0] if cut.site else None
+    remedy = None
+    if cut.kind == "no-grad":
+        # The op ran deep inside a call made in a `with torch.no_grad():` further out (a
+        # front-end called from the model's forward): that call is what to move out.
+        found = next(((f, b) for f in cut.site if f.scope is not None and f.statement
+                      for b in reversed(reading.blocks_around(f.scope, f.line))
+                      if any(patterns.is_no_grad(i.context_expr) for i in b.items)), None)
+        if found is not None and found[0].statement is not None:
+            frame = found[0]
+            remedy = move_out_of_no_grad(frame.file, found[1], [found[0].statement])
     stmt = frame.statement if frame is not None else None
-    remedy = _undo(frame, stmt, cut) if frame is not None and stmt is not None else None
+    if remedy is None and frame is not None and stmt is not None:
+        remedy = _undo(frame, stmt, cut)
     if remedy is None and cut.kind in ("detach", "data", "leaves-torch"):
         remedy = keep_in_torch([(f.file, f.scope, f.statement) for f in cut.site
                                 if f.scope is not None and f.statement is not None])

@@ -100,8 +100,9 @@ def _traced_cut(trace: Trace, missing: set[int],
     best: Crossing | None = None
     rank = 99
     for crossing in reversed(trace.crossings):
-        if not crossing.sources or crossing.kind not in _PREFERENCE:
-            continue
+        if not crossing.sources or crossing.kind not in _PREFERENCE or (
+                crossing.order > trace.last_backward):
+            continue  # after the last backward (a checksum printed at the end) cuts nothing
         frame = crossing.site[0] if crossing.site else None
         stmt = frame.statement if frame is not None else None
         feeds = crossing.kind == "leaves-torch" and stmt is not None and any(
