@@ -45,6 +45,8 @@ STRATEGIES: dict[str, str] = {
                          "once before it",
     "remove-threshold": "compute the loss on the scores a hard threshold was taken from (a "
                         "soft mask), so gradients reach the model",
+    "non-reentrant-checkpoint": "checkpoint with use_reentrant=False, so the checkpointed "
+                                "layers learn whether or not their input requires grad",
     "recompute-in-closure": "compute the loss inside the closure that backwards it",
     "remove-duplicate-backward": "remove a second backward call on the same loss",
     "accumulate-item": "accumulate a running total as a Python number with .item()",
@@ -167,7 +169,14 @@ def keep_in_torch(sites: Sequence[tuple[str, ast.AST, ast.stmt]],
         new = patterns.in_torch(stmt, stack)
         if new is None:
             continue
-        ops.append(replace_node(where, stmt, ast.unparse(new)))
+        if reading.is_compound(stmt):  # `for a, b in zip(p.tolist(), t.tolist()):` the
+            # header changes; its body is translated statement by statement
+            ops += [replace_node(where, old, ast.unparse(changed)) for field in ("iter", "test")
+                    if isinstance(old := getattr(stmt, field, None), ast.expr)
+                    and isinstance(changed := getattr(new, field, None), ast.expr)
+                    and ast.dump(old) != ast.dump(changed)]
+        else:
+            ops.append(replace_node(where, stmt, ast.unparse(new)))
         needs_torch.add(where)
         for call in (n for n in ast.walk(stmt) if isinstance(n, ast.Call)):
             found = reading.function_called(where, call)

@@ -82,15 +82,28 @@ def match(ev: GrowthEvidence) -> Claim | None:
     if found is not None:
         file, stmt, value, written = found
         at = (file, stmt.lineno)
+        parts = _with_history(g, value)
         remedy = Remedy("detach-on-store", f"store the values in {written} without "
                         "their graph", file, stmt.lineno,
-                        (replace_node(file, value, detached(reading.segment(file, value))),))
+                        tuple(replace_node(file, v, detached(reading.segment(file, v)))
+                              for v in parts)) if parts else None
     why = (
         f"`{g.expression}` gets one tensor with history per step, so it keeps every step's "
         f"graph alive: {figures(g)}."
     )
     hint = "Store the values without their graph (`.detach()`, or `.item()` for a scalar)."
     return claim(g, CATEGORY, why, hint, at, remedy, written if written.startswith("self.") else "")
+
+
+def _with_history(g: Growth, value: ast.expr) -> list[ast.expr]:
+    """What to detach in the stored value: all of it, or for a tuple written out
+    (`(t, per_sample)`), the elements a replay saw carry the history (the names assigned
+    where the held tensor was made); none when that cannot be told."""
+    if not isinstance(value, (ast.Tuple, ast.List)):
+        return [value]
+    made = {reading.text(t) for f in site_of(g.held) or () if g.held is not None
+            and f.statement is not None for t in reading.targets(f.statement)}
+    return [e for e in value.elts if reading.text(e) in made]
 
 
 def _made_there(g: Growth, attribute: str) -> tuple[str, ast.stmt, ast.expr, str] | None:

@@ -21,7 +21,7 @@ from autograd_doctor.diagnosis.silent_no_grad.evidence import (
     summary,
 )
 from autograd_doctor.edits.operations import Delete, Operation, Remedy, replace_node
-from autograd_doctor.edits.strategies import keep_in_torch, move_out_of_no_grad
+from autograd_doctor.edits.strategies import keep_in_torch, move_out_of_no_grad, with_keywords
 from autograd_doctor.source import patterns, places, reading
 from autograd_doctor.source.places import FrameInfo
 
@@ -140,6 +140,8 @@ def _traced(ev: NoGrad, cut: Crossing) -> Claim:
         if found is not None and found[0].statement is not None:
             frame = found[0]
             remedy = move_out_of_no_grad(frame.file, found[1], [found[0].statement])
+        else:
+            remedy = _non_reentrant(cut)
     stmt = frame.statement if frame is not None else None
     if remedy is None and frame is not None and stmt is not None:
         remedy = _undo(frame, stmt, cut)
@@ -152,6 +154,23 @@ def _traced(ev: NoGrad, cut: Crossing) -> Claim:
     hint = ("Keep that path in torch and in the graph: no `.detach()`, `.data`, `.item()`, "
             "NumPy or `torch.no_grad()` between these parameters and the loss.")
     return claim(ev, CATEGORY, why, hint, (frame.file, frame.line) if frame else None, remedy)
+
+
+def _non_reentrant(cut: Crossing) -> Remedy | None:
+    """A reentrant checkpoint runs its function under no_grad and lets gradients back in
+    only through inputs that require grad: with raw input, nothing inside learns. The
+    non-reentrant one has no such condition."""
+    for frame in cut.site:
+        stmt = frame.statement
+        for call in (n for n in ast.walk(stmt) if isinstance(n, ast.Call)) if stmt else ():
+            reentrant = next((k for k in call.keywords if k.arg == "use_reentrant"), None)
+            if reading.text(call.func).rsplit(".", 1)[-1] == "checkpoint" and (
+                    reentrant is None or reading.text(reentrant.value) == "True"):
+                return Remedy("non-reentrant-checkpoint", "checkpoint with use_reentrant=False",
+                              frame.file, frame.line, (with_keywords(
+                                  frame.file, call, ("use_reentrant=False",),
+                                  ("use_reentrant",)),))
+    return None
 
 
 def _undo(frame: FrameInfo, stmt: ast.stmt, cut: Crossing) -> Remedy | None:
