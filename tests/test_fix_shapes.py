@@ -46,6 +46,20 @@ for step in range(3):
         loss.backward()
         opt.step()
 """,
+    # One loss per head over a shared trunk, each backwarded in a loop, one step after it.
+    "sum-losses": HEAD + """\
+trunk, heads = nn.Linear(6, 4), [nn.Linear(4, 1), nn.Linear(4, 1)]
+opt = torch.optim.SGD([*trunk.parameters(), *[p for h in heads for p in h.parameters()]],
+                      lr=0.1)
+for step in range(3):
+    x, y = torch.randn(8, 6), torch.randn(8, 1)
+    feats = trunk(x)
+    opt.zero_grad()
+    for head in heads:
+        loss = F.mse_loss(head(feats), y)
+        loss.backward()
+    opt.step()
+""",
 }
 
 

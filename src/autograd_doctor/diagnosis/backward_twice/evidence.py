@@ -667,6 +667,8 @@ def _same_step(ev: Evidence) -> bool:
     if freeing is None:
         return False
     pair = common_frame(freeing, failing)
+    if pair is not None and pair[0].line == pair[1].line and not ev.steps_between:
+        return _parts_of_one_step(pair[1])
     if pair is None or pair[0].line >= pair[1].line:
         return False
     # A backward at the failing call's site between the two means an iteration passed.
@@ -675,6 +677,17 @@ def _same_step(ev: Evidence) -> bool:
                 and record.site == failing.site:
             return False
     return True
+
+
+def _parts_of_one_step(site: FrameInfo) -> bool:
+    """One call site backwarding twice with no optimizer step in between, in a loop whose
+    body steps no optimizer (`for head in heads: crit(head(feats)).backward()`, the step
+    after the loop): the iterations are parts of one step, not training steps."""
+    scope = site.scope
+    loops = reading.loops_around(scope, site.line) if scope is not None else []
+    return bool(loops) and not any(
+        isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr == "step"
+        for n in ast.walk(loops[-1]))
 
 
 def owner_class(expression: str, suspect: Suspect,

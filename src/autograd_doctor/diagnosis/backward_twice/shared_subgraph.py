@@ -337,6 +337,8 @@ def _sum_losses(ev: Evidence) -> Remedy | None:
     a, b = _backward_call(first.site), _backward_call(second.site)
     if a is None or b is None or a[1].args or a[1].keywords or b[1].args or b[1].keywords:
         return None
+    if first.site.line == second.site.line:
+        return _sum_in_loop(ev, second.site, a[0], a[1])
     if not isinstance(a[0], ast.Expr) or _uses_grads_between(ev, first.site, second.site):
         return None
     file = second.site.file
@@ -356,6 +358,37 @@ def _sum_losses(ev: Evidence) -> Remedy | None:
         file=file,
         line=b[0].lineno,
         operations=tuple(ops),
+    )
+
+
+def _sum_in_loop(ev: Evidence, site: FrameInfo, stmt: ast.stmt, call: ast.Call
+                 ) -> Remedy | None:
+    """`for head in heads: crit(head(feats)).backward()`: add the losses up in the loop and
+    backward the sum once after it, when nothing later in the loop reads gradients."""
+    scope = site.scope
+    loops = reading.loops_around(scope, site.line) if scope is not None else []
+    if not loops or not isinstance(stmt, ast.Expr) or scope is None:
+        return None
+    loop, file = loops[-1], site.file
+    end = loop.end_lineno or loop.lineno
+    if loop.orelse or any(isinstance(n, ast.Break) for n in ast.walk(loop)) or \
+            _uses_grads_between(ev, site, replace(site, line=end + 1)):
+        return None
+    taken = {n.id for n in ast.walk(scope) if isinstance(n, ast.Name)}
+    total = next(n for n in ("total_loss", "loss_sum", "summed_loss") if n not in taken) \
+        if not {"total_loss", "loss_sum", "summed_loss"} <= taken else None
+    if total is None:
+        return None
+    indent = reading.indent_of(file, loop.lineno)
+    loss = reading.segment(file, call.func.value)  # type: ignore[attr-defined]
+    return Remedy(
+        strategy="sum-losses",
+        description="add up the losses in the loop and call backward once after it",
+        file=file,
+        line=stmt.lineno,
+        operations=(Insert(file, loop.lineno, f"{total} = 0", indent),
+                    replace_node(file, stmt, f"{total} = {total} + {loss}"),
+                    Insert(file, end + 1, f"{total}.backward()", indent)),
     )
 
 
