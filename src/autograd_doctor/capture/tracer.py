@@ -147,6 +147,10 @@ def _optimizer_arithmetic(frame: FrameType | None) -> bool:
     return False
 
 
+def needs_grad(tensors: list[torch.Tensor]) -> bool:
+    return any(t.requires_grad for t in tensors)
+
+
 def site_of(node: Any) -> Site | None:
     """Where the user's code made this graph node (replay only)."""
     try:
@@ -315,7 +319,7 @@ class Tracer(TorchFunctionMode):
                 node.metadata[SITE_KEY] = site
         crossing = self._crossing(name, inputs, outputs, result, site, grad)
         if crossing is not None:
-            if crossing.kind != "from-python":
+            if crossing.kind != "from-python" or needs_grad(inputs):
                 crossing.sources = tuple(t.grad_fn if t.grad_fn is not None else t
                                          for t in inputs if t.requires_grad)
                 self._sourced.append(crossing)
@@ -340,7 +344,9 @@ class Tracer(TorchFunctionMode):
         ids = tuple(id(t) for t in outputs)
         if name in LEAVING and needs:
             return Crossing("leaves-torch", name, site, ids, self._order)
-        if name in FROM_PYTHON and not any(t.requires_grad for t in inputs) and outputs:
+        if name in FROM_PYTHON and outputs and not any(t.requires_grad for t in outputs):
+            # Built from Python values, or copied from tensors with history
+            # (`torch.tensor(losses)` over a list of losses): either way, a re-wrap.
             return Crossing("from-python", name, site, ids, self._order)
         if not needs or not outputs or any(t.requires_grad for t in outputs):
             return None

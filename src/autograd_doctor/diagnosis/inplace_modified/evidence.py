@@ -251,7 +251,7 @@ def _writes_at(ev: Inplace, traced: TracedWrite) -> list[Write]:
     syntax = _inplace_syntax(site.file, stmt, op)
     if syntax is not None:
         return [syntax]
-    built = _construction(site, stmt, ev.name if ev.kind == "parameter" else None)
+    built = _construction(site, stmt, ev.name if ev.kind == "parameter" else None, op)
     if built is not None:
         return [built]
     call = next((n for n in ast.walk(stmt) if isinstance(n, ast.Call)), None)
@@ -284,12 +284,46 @@ def _inplace_syntax(file: str, stmt: ast.stmt, op: str) -> Write | None:
     return None
 
 
+def _built_in_place_by_helper(file: str, value: ast.Call, op: str) -> Write | None:
+    """`self.bottom = mlp([...])` where the user's `mlp()` builds `nn.Dropout(p,
+    inplace=inplace)` with `inplace=True` by default: the layer built in the helper (the
+    one of the writing op's kind, when several are) is the writer."""
+    found = reading.function_called(file, value)
+    if found is None:
+        return None
+    where, helper = found
+    args = helper.args
+    defaults = dict(zip([a.arg for a in args.args][len(args.args) - len(args.defaults):],
+                        args.defaults))
+    passed = {k.arg: k.value for k in value.keywords if k.arg}
+
+    def on(keyword: ast.expr) -> bool:
+        if isinstance(keyword, ast.Name):
+            keyword = passed.get(keyword.id, defaults.get(keyword.id, keyword))
+        return isinstance(keyword, ast.Constant) and keyword.value is True
+
+    marked = [n for n in ast.walk(helper) if isinstance(n, ast.Call) and any(
+        k.arg == "inplace" and on(k.value) for k in n.keywords)]
+    if not marked:
+        return None
+    kind = op.lower().replace("_", "")
+    chosen = next((n for n in marked if reading.text(n.func).rsplit(".", 1)[-1].lower()
+                   in kind), marked[-1])
+    stmt = next((st for st in ast.walk(helper) if isinstance(st, ast.stmt)
+                 and not reading.is_compound(st) and any(c is chosen for c in ast.walk(st))),
+                None)
+    if stmt is None:
+        return None
+    return Write(where, stmt, reading.text(chosen.func).rsplit(".", 1)[-1], "module", chosen)
+
+
 def _inplace_keyword(call: ast.Call) -> bool:
     return any(k.arg == "inplace" and isinstance(k.value, ast.Constant) and k.value.value is True
                for k in call.keywords)
 
 
-def _construction(site: FrameInfo, stmt: ast.stmt, written: str | None) -> Write | None:
+def _construction(site: FrameInfo, stmt: ast.stmt, written: str | None, op: str = ""
+                  ) -> Write | None:
     """`self.act(x)` where `self.act = nn.ReLU(inplace=True)`, or `self.embed(tokens)` where
     `self.embed = nn.Embedding(..., max_norm=1.0)`: the statement that built the module that
     wrote, found in the class (or file) of the calling code. A module built with
@@ -312,6 +346,9 @@ def _construction(site: FrameInfo, stmt: ast.stmt, written: str | None) -> Write
                        and _inplace_keyword(n)), None)
         if marked is not None:
             return Write(site.file, node, callee, "module", marked)
+        helper = _built_in_place_by_helper(site.file, value, op)
+        if helper is not None:
+            return helper
     for callee, node, value in built:
         attr = callee.rsplit(".", 1)[-1]
         if written is not None and (f".{attr}." in f".{written}" or f".{attr}[" in f".{written}"):

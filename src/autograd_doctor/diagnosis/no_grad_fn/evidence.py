@@ -133,8 +133,8 @@ def _traced(failure: Failure, trace: Trace) -> Cut | None:
     # `.detach()` first (`emb.detach().numpy()`: the trip out starts at the detach).
     leaving = [c for c in trace.crossings if c.kind in ("leaves-torch", "detach", "data")]
     found = [(labels, depth, c) for labels, depth, c in found
-             if c.kind != "from-python" or any(_same_code(x.site, c.site) and x.order < c.order
-                                               for x in leaving)]
+             if c.kind != "from-python" or c.sources or any(
+                 _same_code(x.site, c.site) and x.order < c.order for x in leaving)]
     if not found:
         return None
     # A `.detach()` / `.data` whose value is named (`w = self.weight.data`) says more than

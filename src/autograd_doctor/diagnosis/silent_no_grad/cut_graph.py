@@ -139,7 +139,8 @@ def _traced(ev: NoGrad, cut: Crossing) -> Claim:
                       if any(patterns.is_no_grad(i.context_expr) for i in b.items)), None)
         if found is not None and found[0].statement is not None:
             frame = found[0]
-            remedy = move_out_of_no_grad(frame.file, found[1], [found[0].statement])
+            remedy = move_out_of_no_grad(frame.file, found[1],
+                                         _downstream(found[1], found[0].statement))
         else:
             remedy = _non_reentrant(cut)
     stmt = frame.statement if frame is not None else None
@@ -154,6 +155,18 @@ def _traced(ev: NoGrad, cut: Crossing) -> Claim:
     hint = ("Keep that path in torch and in the graph: no `.detach()`, `.data`, `.item()`, "
             "NumPy or `torch.no_grad()` between these parameters and the loss.")
     return claim(ev, CATEGORY, why, hint, (frame.file, frame.line) if frame else None, remedy)
+
+
+def _downstream(block: ast.With, first: ast.stmt) -> list[ast.stmt]:
+    """The statement where the path left autograd and those after it in the block that
+    read what it (or they) assigned: all on the way to the loss."""
+    chain = [first]
+    names = {reading.text(t) for t in reading.targets(first)}
+    for stmt in block.body:
+        if stmt.lineno > first.lineno and names & reading.names_in(stmt):
+            chain.append(stmt)
+            names |= {reading.text(t) for t in reading.targets(stmt)}
+    return chain
 
 
 def _non_reentrant(cut: Crossing) -> Remedy | None:
