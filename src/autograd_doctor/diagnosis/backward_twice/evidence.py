@@ -511,14 +511,14 @@ def _holders(failure: Failure, suspects: list[Suspect], stale: set[Node],
     site = failure.record.site if failure.record is not None else None
     live = [(i, b) for i, b in snapshot(failure.frames)[0]
             if (b.kind in ("attribute", "global", "container-element")
-                or b.kind == "local" and _kept_past_backward(b.node, site))
+                or b.kind == "local" and _kept_past_backward(b.node, site, b.root))
             and b.node not in stale and sequence_nr(b.node) > mark >= 0]
     if not live:
         return suspects
     frames = [frame_info(f) for f in failure.frames]
     out: list[Suspect] = []
     for suspect in suspects:
-        if suspect.kind != "local" or not any(_transit(s) or _rebound(s)
+        if suspect.kind != "local" or not any(_transit(s) or _rebound(s) or _fresh_each_call(s)
                                               for s in suspect.sightings):
             out.append(suspect)
             continue
@@ -535,17 +535,32 @@ def _holders(failure: Failure, suspects: list[Suspect], stale: set[Node],
     return out
 
 
-def _kept_past_backward(node: Node, site: FrameInfo | None) -> bool:
-    """A local made (a replay knows where) after the backward call in the body of the loop
-    that runs it (`neg_store = torch.cat([neg_store, z])` once the step is done): carried
-    into the next iteration, like state on an object."""
+def _kept_past_backward(node: Node, site: FrameInfo | None, name: str) -> bool:
+    """A local made (a replay knows where) after the backward call, and carried into the
+    next step: in the body of the loop that runs it (`neg_store = torch.cat([neg_store, z])`
+    once the step is done), or kept between calls of a step function (`nonlocal z`)."""
     scope = site.scope if site is not None else None
     if site is None or scope is None:
         return False
-    loops = reading.loops_around(scope, site.line)
     made = next((f for f in site_of(node) or () if f.same_code(site)), None)
-    return bool(loops) and made is not None and made.line > site.line and \
-        reading.inside_line(made.line, loops[-1])
+    if made is None or made.line <= site.line:
+        return False
+    loops = reading.loops_around(scope, site.line)
+    if loops:
+        return reading.inside_line(made.line, loops[-1])
+    return any(isinstance(n, (ast.Nonlocal, ast.Global)) and name in n.names
+               for n in reading.own_nodes(scope))
+
+
+def _fresh_each_call(s: Sighting) -> bool:
+    """A plain local of a step function (called once per step, no loop of its own) that the
+    function assigns: bound afresh at every call, so only the way an old value came in."""
+    scope = reading.scope_of(s.frame.file, s.frame.function, s.frame.first_line)
+    root = s.binding.root
+    return isinstance(scope, (ast.FunctionDef, ast.AsyncFunctionDef)) and not \
+        reading.loops_around(scope, s.frame.line) and bool(reading.stores(scope, root)) and \
+        not any(isinstance(n, (ast.Nonlocal, ast.Global)) and root in n.names
+                for n in reading.own_nodes(scope))
 
 
 def _rebound(s: Sighting) -> bool:
