@@ -85,7 +85,13 @@ def match(ev: Evidence) -> Claim | None:
     remedy = (_clear_after_step(ev, suspect) if buffer else
               _detach_on_store(site, suspect) if site else None)
     if buffer:
-        return _uncleared(ev, suspect, site, remedy)
+        # Read whole, it is usually a per-update buffer to empty; a bank kept on purpose
+        # (prototypes remembered across episodes) is stored detached instead. Emptying is
+        # tried first: detaching a buffer that is the update's own gradient path starves
+        # the model, which verification sees.
+        detach = _detach_on_store(site, suspect) if site else None
+        said = _uncleared(ev, suspect, site, remedy or detach)
+        return replace(said, alternatives=(detach,) if remedy and detach else ())
     where = {"attribute": "an attribute", "global": "a global variable",
              "container-element": "a container"}.get(suspect.kind, "a variable kept between calls")
     assigned = (site[0], site[1].lineno) if site else None
@@ -228,8 +234,10 @@ def _uncleared(ev: Evidence, suspect: Suspect, site: tuple[str, ast.stmt, ast.ex
         f"{describe_call(ev, 'freeing')} already freed."
     )
     hint = ("Empty it after each update (what `del policy.saved_log_probs[:]` does in "
-            "PyTorch's REINFORCE example). Detaching the entries instead would stop the "
-            "learning; retain_graph=True would train every update on all past episodes again.")
+            "PyTorch's REINFORCE example); if it is a bank meant to last (what was seen in "
+            "earlier episodes), store the entries detached instead. Detaching entries that "
+            "are the update's own gradient path would stop the learning; retain_graph=True "
+            "would train every update on all past episodes again.")
     assigned = (site[0], site[1].lineno) if site else None
     return claim(ev, CATEGORY, why, hint, suspect, assigned, remedy, expression=name)
 

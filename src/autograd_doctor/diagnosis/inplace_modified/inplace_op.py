@@ -67,21 +67,28 @@ def match(ev: Inplace) -> Claim | None:
         return None
     write = ev.writes[0]
     where = f"{places.user_path(write.file)}:{write.stmt.lineno}"
+    # PyTorch's message gives the modified tensor's shape: a named tensor of another shape
+    # is not it, while the write the replay saw at this statement is.
+    misnamed = ev.shape is not None and ev.tensor is not None and tuple(
+        ev.tensor.shape) != ev.shape and ev.traced is not None and ev.traced.shape == ev.shape
+    saved = f"`{write.target}` (shape {list(ev.shape or ())})" if misnamed else \
+        describe_saved(ev)
     why = (
-        f"{describe_saved(ev)} was saved for backward by an earlier operation, then "
+        f"{saved} was saved for backward by an earlier operation, then "
         f"overwritten in place at {where} "
         f"(`{reading.line_text(write.file, write.stmt.lineno)}`). Backward needs the value "
         f"the forward used."
     )
     hint = ("Use the out-of-place form so the saved value stays intact. Writing through "
             "`.data` instead would hide the error and give wrong gradients.")
-    kind = "parameter" if ev.kind == "parameter" else \
+    parameter = ev.kind == "parameter" and not misnamed
+    kind = "parameter" if parameter else \
         "attribute" if write.target.startswith("self.") else "local"
     # A parameter cannot be rebound to a computed tensor (`w = w / n` raises on a module's
     # Parameter): an out-of-place rewrite is no fix for it.
-    remedy = None if ev.kind == "parameter" else _out_of_place(write)
-    return claim(ev, CATEGORY, why, hint, ev.name or write.target, kind,
-                 (write.file, write.stmt.lineno), remedy)
+    remedy = None if parameter else _out_of_place(write)
+    name = write.target if misnamed else ev.name or write.target
+    return claim(ev, CATEGORY, why, hint, name, kind, (write.file, write.stmt.lineno), remedy)
 
 
 def _out_of_place(write: Write) -> Remedy | None:
