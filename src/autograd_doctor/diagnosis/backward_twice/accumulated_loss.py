@@ -138,12 +138,18 @@ def _initial_value(ev: Evidence, name: str, file: str) -> str | None:
     """The value the code starts the total from (`0.0`, `torch.zeros(())`)."""
     tree = reading.parse(file)
     attr = name.rsplit(".", 1)[-1]
+    names = (name, f"self.{attr}")
     for node in ast.walk(tree) if tree is not None else ():
-        if isinstance(node, (ast.Assign, ast.AnnAssign)) and node.value is not None \
-                and patterns.creates(node.value) and any(
-                    reading.text(t) in (name, f"self.{attr}")
-                    for t in reading.targets(node)):
-            return reading.segment(file, node.value)
+        if not isinstance(node, (ast.Assign, ast.AnnAssign)) or node.value is None:
+            continue
+        target = node.targets[0] if isinstance(node, ast.Assign) else node.target
+        # `baseline, total, level = 0.0, 0.0, None`: the element paired with the name
+        pairs = list(zip(target.elts, node.value.elts)) if isinstance(
+            target, ast.Tuple) and isinstance(node.value, ast.Tuple) and len(
+            target.elts) == len(node.value.elts) else [(target, node.value)]
+        for t, value in pairs:
+            if reading.text(t) in names and patterns.creates(value):
+                return reading.segment(file, value)
     return None
 
 

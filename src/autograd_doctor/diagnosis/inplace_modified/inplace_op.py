@@ -108,6 +108,20 @@ def _out_of_place(write: Write) -> Remedy | None:
                     and reading.text(n.func.value) == write.target)
         func = call.func
         assert isinstance(func, ast.Attribute)
+        if func.attr == "copy_" and _copy_into(stmt) is not None:
+            # `x.copy_(v)` out of place is `x = v` (a module's buffer stays its buffer); the
+            # block's other copies into the same object's state go the same way (a power
+            # iteration updates `self.u` and `self.v` together).
+            tree = reading.parse(file)
+            block = (reading.block_of(tree, stmt) if tree is not None else None) or [stmt]
+            owner = write.target.rsplit(".", 1)[0] + "." if "." in write.target else ""
+            copies = [(s, c) for s in block if (c := _copy_into(s)) is not None and (
+                s is stmt or owner and reading.text(_copied(c)).startswith(owner))]
+            return Remedy("out-of-place", f"rebind {write.target} instead of copying into it",
+                          file, stmt.lineno, tuple(replace_node(
+                              file, s, f"{reading.segment(file, _copied(c))} = "
+                                       f"{reading.segment(file, c.args[0])}")
+                              for s, c in copies))
         plain = f"{reading.segment(file, func.value)}.{func.attr[:-1]}"
         args = reading.segment(file, call)[len(reading.segment(file, func)):]
         new_call = plain + args
@@ -135,3 +149,15 @@ def _out_of_place(write: Write) -> Remedy | None:
         line=stmt.lineno,
         operations=ops,
     )
+
+
+def _copy_into(stmt: ast.stmt) -> ast.Call | None:
+    """`x.copy_(v)` as a statement of its own."""
+    call = stmt.value if isinstance(stmt, ast.Expr) else None
+    return call if isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute) and \
+        call.func.attr == "copy_" and len(call.args) == 1 else None
+
+
+def _copied(call: ast.Call) -> ast.expr:
+    assert isinstance(call.func, ast.Attribute)
+    return call.func.value
