@@ -209,7 +209,13 @@ def modules_held(scope: Mapping[str, object]) -> Iterator[tuple[str, torch.nn.Mo
     """Modules in these scopes, then those held one level further: in a list or dict
     (`nets[1]`) or on a plain object (`member.net`, `members[0].net`, a dataclass)."""
     yield from modules_in(scope)
-    for name, value in list(scope.items()):
+    held = list(scope.items())
+    owner = scope.get("self")
+    if owner is not None and not isinstance(owner, torch.nn.Module) and hasattr(
+            owner, "__dict__"):  # `self.peers[0]` for a trainer's list of models
+        held += [(f"self.{k}", v) for k, v in list(vars(owner).items())
+                 if isinstance(v, (list, tuple, dict))]
+    for name, value in held:
         if isinstance(value, (torch.nn.Module, torch.Tensor, type)) or name == "self":
             continue
         items = (list(enumerate(value[:MAX_HELD])) if isinstance(value, (list, tuple)) else
