@@ -1,0 +1,36 @@
+"""Loss registry for the super-resolution configs: a loss is picked by name in the config."""
+import torch
+import torch.nn.functional as F
+
+LOSSES = {}
+
+
+def register_loss(name):
+    def decorator(fn):
+        LOSSES[name] = fn
+        return fn
+    return decorator
+
+
+def to_8bit(img):
+    """Quantize a [0, 1] image the way it is written to PNG."""
+    return (img.clamp(0, 1) * 255).round().to(torch.uint8)
+
+
+@register_loss("l1")
+def l1(sr, hr):
+    return F.l1_loss(sr, hr)
+
+
+@register_loss("l1_8bit")
+def l1_8bit(sr, hr):
+    """L1 in 8-bit units against the saved 8-bit target, so the training loss tracks the
+    PSNR we report (the prediction stays float: rounding it would cut the gradient)."""
+    sr_q = sr.clamp(0, 1) * 255
+    hr_q = to_8bit(hr).float()
+    return F.l1_loss(sr_q, hr_q) / 255
+
+
+def psnr_8bit(sr, hr):
+    mse = (to_8bit(sr).float() - to_8bit(hr).float()).pow(2).mean()
+    return (10 * torch.log10(255 ** 2 / mse)).item()
