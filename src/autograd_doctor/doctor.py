@@ -229,9 +229,8 @@ def _where(finding: Finding) -> tuple[str | None, int | None, str] | None:
 
 
 def _same_place(a: Finding, b: Finding) -> bool:
-    ca, cb = a.culprit, b.culprit
-    return (a.error, a.category) == (b.error, b.category) and ca is not None and cb is not None \
-        and (ca.file, ca.line, ca.expression) == (cb.file, cb.line, cb.expression)
+    return (a.error, a.category) == (b.error, b.category) and _where(a) is not None \
+        and _where(a) == _where(b)
 
 
 def outcome_of(exc: BaseException) -> Outcome | None:

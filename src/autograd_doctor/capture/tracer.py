@@ -147,10 +147,6 @@ def _optimizer_arithmetic(frame: FrameType | None) -> bool:
     return False
 
 
-def needs_grad(tensors: list[torch.Tensor]) -> bool:
-    return any(t.requires_grad for t in tensors)
-
-
 def site_of(node: Any) -> Site | None:
     """Where the user's code made this graph node (replay only)."""
     try:
@@ -319,7 +315,7 @@ class Tracer(TorchFunctionMode):
                 node.metadata[SITE_KEY] = site
         crossing = self._crossing(name, inputs, outputs, result, site, grad)
         if crossing is not None:
-            if crossing.kind != "from-python" or needs_grad(inputs):
+            if crossing.kind != "from-python" or any(t.requires_grad for t in inputs):
                 crossing.sources = tuple(t.grad_fn if t.grad_fn is not None else t
                                          for t in inputs if t.requires_grad)
                 self._sourced.append(crossing)

@@ -232,15 +232,20 @@ def modules_held(scope: Mapping[str, object]) -> Iterator[tuple[str, torch.nn.Mo
 MAX_HELD = 64
 
 
-def _attribute_modules(value: object) -> Iterator[tuple[str, torch.nn.Module]]:
-    if isinstance(value, (torch.nn.Module, torch.Tensor, type)) or not hasattr(
-            value, "__dict__") or getattr(type(value), "__module__", "") in ("builtins",):
-        return
+def plain_attributes(value: object) -> list[tuple[str, object]]:
+    """The attributes of a plain object that holds things (a dataclass, a trainer, a
+    namespace); none for modules, tensors, classes, Python modules and builtins."""
+    if isinstance(value, (torch.nn.Module, torch.Tensor, type, types.ModuleType)) or \
+            getattr(type(value), "__module__", "") == "builtins":
+        return []
     try:
-        attributes = list(vars(value).items())
+        return list(vars(value).items())
     except TypeError:
-        return
-    yield from ((a, m) for a, m in attributes if isinstance(m, torch.nn.Module))
+        return []
+
+
+def _attribute_modules(value: object) -> Iterator[tuple[str, torch.nn.Module]]:
+    yield from ((a, m) for a, m in plain_attributes(value) if isinstance(m, torch.nn.Module))
 
 
 def parameter_names(scopes: Iterable[Mapping[str, object]]) -> dict[int, str]:

@@ -5,12 +5,12 @@ value, the optimizers in sight and what they hold, where an optimizer was built.
 from __future__ import annotations
 
 import ast
-import types
 from collections.abc import Sequence
 from typing import Any
 
 import torch
 
+from autograd_doctor.graph.names import plain_attributes
 from autograd_doctor.source import reading
 from autograd_doctor.source.places import FrameInfo
 
@@ -61,16 +61,12 @@ def names_holding(obj: object, scopes: list[dict[str, Any]]) -> set[str]:
     """The names (`opt`, `self.optimizer`) that hold this object in these scopes."""
     names = {k for scope in scopes for k, v in list(scope.items()) if v is obj}
     for scope in scopes:
-        # On an object a name holds (`self.optimizer`, `member.optimizer` for a dataclass
-        # in a loop variable); modules and modules' namespaces are not such holders.
+        # On an object a name holds (`member.optimizer` for a dataclass in a loop
+        # variable); `self` may also be a module that keeps its own (`self.optimizer`).
         for k, owner in list(scope.items()):
-            if isinstance(owner, (torch.nn.Module, torch.Tensor, type, types.ModuleType)):
-                continue
-            try:
-                attributes = list(vars(owner).items())
-            except TypeError:
-                continue
-            names |= {f"{k}.{a}" for a, v in attributes if v is obj}
+            held = list(vars(owner).items()) if k == "self" and hasattr(
+                owner, "__dict__") else plain_attributes(owner)
+            names |= {f"{k}.{a}" for a, v in held if v is obj}
     return names
 
 

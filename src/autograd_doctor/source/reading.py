@@ -137,6 +137,22 @@ def text(node: ast.AST) -> str:
     return ast.unparse(node)
 
 
+def declares_outer(scope: ast.AST, name: str) -> bool:
+    """Does the function declare `name` `nonlocal` or `global` (kept between its calls)?"""
+    return any(isinstance(n, (ast.Nonlocal, ast.Global)) and name in n.names
+               for n in own_nodes(scope))
+
+
+def assigned_pairs(stmt: ast.Assign) -> list[tuple[ast.expr, ast.expr]]:
+    """(target, value) of a one-target assignment, element by element when both sides are
+    written-out tuples of one length (`a, b = x, y`)."""
+    target, value = stmt.targets[0], stmt.value
+    if isinstance(target, ast.Tuple) and isinstance(value, ast.Tuple) and len(
+            target.elts) == len(value.elts):
+        return list(zip(target.elts, value.elts))
+    return [(target, value)]
+
+
 def targets(stmt: ast.stmt) -> list[ast.expr]:
     """The expressions a statement binds (tuple targets flattened)."""
     raw: list[ast.expr] = []

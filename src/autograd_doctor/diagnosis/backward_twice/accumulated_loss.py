@@ -140,13 +140,13 @@ def _initial_value(ev: Evidence, name: str, file: str) -> str | None:
     attr = name.rsplit(".", 1)[-1]
     names = (name, f"self.{attr}")
     for node in ast.walk(tree) if tree is not None else ():
-        if not isinstance(node, (ast.Assign, ast.AnnAssign)) or node.value is None:
+        if isinstance(node, ast.Assign):
+            # `baseline, total, level = 0.0, 0.0, None`: the element paired with the name
+            pairs = reading.assigned_pairs(node)
+        elif isinstance(node, ast.AnnAssign) and node.value is not None:
+            pairs = [(node.target, node.value)]
+        else:
             continue
-        target = node.targets[0] if isinstance(node, ast.Assign) else node.target
-        # `baseline, total, level = 0.0, 0.0, None`: the element paired with the name
-        pairs = list(zip(target.elts, node.value.elts)) if isinstance(
-            target, ast.Tuple) and isinstance(node.value, ast.Tuple) and len(
-            target.elts) == len(node.value.elts) else [(target, node.value)]
         for t, value in pairs:
             if reading.text(t) in names and patterns.creates(value):
                 return reading.segment(file, value)

@@ -332,9 +332,8 @@ def _declared_outer(suspect: Suspect) -> bool:
     but kept between calls like an attribute."""
     scope = suspect.scope
     root = suspect.expression.split(".")[0].split("[")[0]
-    return isinstance(scope, (ast.FunctionDef, ast.AsyncFunctionDef)) and any(
-        isinstance(n, (ast.Nonlocal, ast.Global)) and root in n.names
-        for n in reading.own_nodes(scope))
+    return isinstance(scope, (ast.FunctionDef, ast.AsyncFunctionDef)) and \
+        reading.declares_outer(scope, root)
 
 
 def _persistent_container(suspect: Suspect) -> bool:
@@ -548,8 +547,7 @@ def _kept_past_backward(node: Node, site: FrameInfo | None, name: str) -> bool:
     loops = reading.loops_around(scope, site.line)
     if loops:
         return reading.inside_line(made.line, loops[-1])
-    return any(isinstance(n, (ast.Nonlocal, ast.Global)) and name in n.names
-               for n in reading.own_nodes(scope))
+    return reading.declares_outer(scope, name)
 
 
 def _fresh_each_call(s: Sighting) -> bool:
@@ -559,8 +557,7 @@ def _fresh_each_call(s: Sighting) -> bool:
     root = s.binding.root
     return isinstance(scope, (ast.FunctionDef, ast.AsyncFunctionDef)) and not \
         reading.loops_around(scope, s.frame.line) and bool(reading.stores(scope, root)) and \
-        not any(isinstance(n, (ast.Nonlocal, ast.Global)) and root in n.names
-                for n in reading.own_nodes(scope))
+        not reading.declares_outer(scope, root)
 
 
 def _rebound(s: Sighting) -> bool:
@@ -828,14 +825,9 @@ def _read_into(scope: ast.AST, names: set[str]) -> set[str]:
     element of a tuple assignment)."""
     found: set[str] = set()
     for stmt in reading.statements(scope):
-        if not isinstance(stmt, ast.Assign) or len(stmt.targets) != 1:
-            continue
-        target, value = stmt.targets[0], stmt.value
-        pairs = list(zip(target.elts, value.elts)) if isinstance(
-            target, ast.Tuple) and isinstance(value, ast.Tuple) and len(
-            target.elts) == len(value.elts) else [(target, value)]
-        found |= {t.id for t, v in pairs if isinstance(t, ast.Name)
-                  and reading.text(v) in names}
+        if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1:
+            found |= {t.id for t, v in reading.assigned_pairs(stmt)
+                      if isinstance(t, ast.Name) and reading.text(v) in names}
     return found
 
 

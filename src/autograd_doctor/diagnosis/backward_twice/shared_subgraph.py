@@ -375,8 +375,8 @@ def _sum_in_loop(ev: Evidence, site: FrameInfo, stmt: ast.stmt, call: ast.Call
             _uses_grads_between(ev, site, replace(site, line=end + 1)):
         return None
     taken = {n.id for n in ast.walk(scope) if isinstance(n, ast.Name)}
-    total = next(n for n in ("total_loss", "loss_sum", "summed_loss") if n not in taken) \
-        if not {"total_loss", "loss_sum", "summed_loss"} <= taken else None
+    total = next((n for n in ("total_loss", "loss_sum", "summed_loss") if n not in taken),
+                 None)
     if total is None:
         return None
     indent = reading.indent_of(file, loop.lineno)
