@@ -71,6 +71,9 @@ class Write:
     node_before: Any  # the written tensor's grad_fn before the write (None for a leaf)
     leaf: Any  # weakref to the written tensor when it is a leaf (a parameter)
     order: int
+    # Where the user built the torch layer whose forward made the write (`nn.ReLU(inplace=
+    # True)` inside an `nn.Sequential(...)`), when a layer made it.
+    built: Site = ()
 
 
 @dataclass
@@ -235,6 +238,8 @@ class Tracer(TorchFunctionMode):
         self._grad_off: Site = ()
         self._sourced: deque[Crossing] = deque()
         self._from_numpy: Any = torch.from_numpy
+        self._module_init: Any = torch.nn.Module.__init__
+        self._built: weakref.WeakKeyDictionary[Any, Site] = weakref.WeakKeyDictionary()
 
     # -- installation ------------------------------------------------------------------
 
@@ -250,8 +255,21 @@ class Tracer(TorchFunctionMode):
         # while the replay runs (a NumPy round trip often comes back this way).
         from_numpy = self._from_numpy = torch.from_numpy
         torch.from_numpy = lambda *a, **k: self.__torch_function__(from_numpy, (), a, k)
+        # Which of several `inplace=True` layers wrote is only told by where that very layer
+        # object was built: each module remembers its construction site while the replay
+        # runs (the replay starts with the script, before any module exists).
+        init = self._module_init = torch.nn.Module.__init__
+        built = self._built
+
+        def module_init(module: Any, *args: Any, **kwargs: Any) -> None:
+            init(module, *args, **kwargs)
+            if module not in built:
+                built[module] = user_site(sys._getframe(1))
+
+        torch.nn.Module.__init__ = module_init  # type: ignore[method-assign,assignment]
 
     def stop(self) -> None:
+        torch.nn.Module.__init__ = self._module_init  # type: ignore[method-assign]
         torch.from_numpy = self._from_numpy
         self._writes.__exit__(None, None, None)
         self.__exit__(None, None, None)
@@ -295,10 +313,23 @@ class Tracer(TorchFunctionMode):
         self._order += 1
         site = user_site(sys._getframe(2))
         grad = torch.is_grad_enabled()
+        built = () if self._in_step else self._built_layer(sys._getframe(2))
         for tensor, before, node in zip(written, versions, nodes):
             self.trace.writes.append(Write(
                 op, tuple(tensor.shape), before, tensor._version, site, self._in_step > 0,
-                grad, node, weakref.ref(tensor) if tensor.is_leaf else None, self._order))
+                grad, node, weakref.ref(tensor) if tensor.is_leaf else None, self._order,
+                built))
+
+    def _built_layer(self, frame: FrameType | None) -> Site:
+        """Where the library layer whose forward is running was built: the innermost
+        `forward` frame, before any user frame, of a module the replay saw constructed."""
+        while frame is not None and not is_user_file(frame.f_code.co_filename):
+            if frame.f_code.co_name == "forward":
+                module = frame.f_locals.get("self")
+                if isinstance(module, torch.nn.Module):
+                    return self._built.get(module, ())
+            frame = frame.f_back
+        return ()
 
     def _record(self, name: str, args: tuple[Any, ...], kwargs: dict[str, Any],
                 result: Any) -> None:

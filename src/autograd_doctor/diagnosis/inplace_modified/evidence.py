@@ -101,7 +101,8 @@ def gather(failure: Failure) -> Inplace | None:
     nodes = walk(failing.roots)
     modified = next((n for n in nodes if modified_saves(n)), None)
     scopes = failure.scopes()
-    tensor, name, kind = _tensor(modified, nodes, shape, version, scopes)
+    made_by = found["op"] if found else None
+    tensor, name, kind = _tensor(modified, shape, version, scopes, made_by)
     traced = traced_write(failure.trace, modified, shape, version, expected) \
         if failure.trace is not None else None
     step = _step(failure, modified, tensor)
@@ -156,11 +157,21 @@ def _matches(t: torch.Tensor, shape: tuple[int, ...] | None, version: int | None
     return shape is None or tuple(t.shape) == shape or t.numel() == math.prod(shape)
 
 
-def _tensor(modified: Node | None, nodes: list[Node], shape: tuple[int, ...] | None,
-            version: int | None, scopes: list[dict[str, Any]]
+_VIEWS = frozenset({
+    "AsStrided", "T", "Transpose", "View", "Permute", "Expand", "Select", "Slice", "Unsqueeze",
+    "Squeeze", "Alias", "Unfold", "Diagonal", "Narrow", "Split", "SplitWithSizes", "Unbind",
+    "Reshape", "UnsafeView", "ViewAs", "Real", "Imag", "Detach", "Indices", "Values"})
+
+
+def _tensor(modified: Node | None, shape: tuple[int, ...] | None, version: int | None,
+            scopes: list[dict[str, Any]], made_by: str | None
             ) -> tuple[torch.Tensor | None, str | None, str]:
     """The modified tensor: a parameter near the node that saved it, or a named tensor."""
-    if modified is not None:
+    # PyTorch names the op whose output was modified: a parameter is either named by no op
+    # or reached through a view of it (`weight.t()` reads "output 0 of AsStrided"); the
+    # output of `exp` is a computed tensor, whatever parameter happens to share its size.
+    computed = made_by is not None and made_by.removesuffix("Backward0") not in _VIEWS
+    if modified is not None and not computed:
         near = walk([modified])[:8]
         for node in near:
             leaf = leaf_of(node)
@@ -215,19 +226,30 @@ def traced_write(trace: Trace, modified: Node | None, shape: tuple[int, ...] | N
     versions = [w for w in trace.writes if expected <= w.version_before < version]
     # The same shape (or a view of it: `weight.t()`), else a write into part of it (a slice
     # of a buffer shares its version counter with the window a layer saved).
+    # A smaller leaf (a parameter's init) is no part of it: a leaf shares its version only
+    # with its own views, none of them larger.
     candidates = [w for w in versions if shape is None or w.shape == shape
                   or math.prod(w.shape) == math.prod(shape)] or [
-        w for w in versions if shape is not None and math.prod(w.shape) < math.prod(shape)]
+        w for w in versions if shape is not None and math.prod(w.shape) < math.prod(shape)
+        and w.leaf is None]
     # The saved tensor's own node, one near it, or a view of it (`weights[i, n:] = 0`
     # writes through a slice whose node leads back to the saved one within a few hops).
     # The saved tensor itself, or a view of it (`out[:, 0] = 0` writes through a slice whose
     # node leads back to the saved one), says more than a tensor near it in the graph.
     itself = [w for w in versions if modified is not None and w.node_before is not None and (
-        w.node_before is modified or reaches(w.node_before, modified, hops=3))]
+        w.node_before is modified or reaches(w.node_before, modified, hops=3)
+        or _view_of(w.node_before, near))]
     related = itself or [w for w in candidates if w.node_before in near or (
         w.leaf is not None and any(leaf_of(n) is w.leaf() for n in near))]
     found = related or candidates
     return min(found, key=lambda w: w.order) if found else None
+
+
+def _view_of(node: Node, near: set[Node]) -> bool:
+    """A write through a view (`h[:, 0]`) of a tensor whose maker is next to the node that
+    saved a sibling view of it (`h[:, 1:]`): one version counter, one base."""
+    return node_name(node).removesuffix("Backward0") in _VIEWS and any(
+        child in near for child, _ in node.next_functions)
 
 
 def _step_at(failure: Failure, traced: TracedWrite) -> StepRecord | None:
@@ -247,6 +269,9 @@ def _writes_at(ev: Inplace, traced: TracedWrite) -> list[Write]:
     stmt = site.statement
     if stmt is None:
         return []
+    layer = _layer_built_at(traced.built[0]) if traced.built else None
+    if layer is not None:
+        return [layer]
     op = traced.op.split(".")[1] if traced.op.startswith("aten.") else traced.op
     syntax = _inplace_syntax(site.file, stmt, op)
     if syntax is not None:
@@ -256,6 +281,20 @@ def _writes_at(ev: Inplace, traced: TracedWrite) -> list[Write]:
         return [built]
     call = next((n for n in ast.walk(stmt) if isinstance(n, ast.Call)), None)
     return [Write(site.file, stmt, reading.text(call.func) if call else "", "library", call)]
+
+
+def _layer_built_at(built: FrameInfo) -> Write | None:
+    """The layer that wrote, at the very place it was built: `nn.ReLU(inplace=True)` as the
+    fifth argument of an `nn.Sequential(...)`, not another in-place layer beside it."""
+    stmt = built.statement
+    if stmt is None:
+        return None
+    marked = [n for n in ast.walk(stmt) if isinstance(n, ast.Call) and n.lineno == built.line
+              and any(k.arg == "inplace" for k in n.keywords)]
+    if len(marked) != 1:
+        return None
+    call = marked[0]
+    return Write(built.file, stmt, reading.text(call.func).rsplit(".", 1)[-1], "module", call)
 
 
 def _inplace_syntax(file: str, stmt: ast.stmt, op: str) -> Write | None:

@@ -86,7 +86,7 @@ def _name(ev: Inplace, write: Write) -> tuple[str, str]:
     `self.head(feats)`), else the module as the code names it (`self.act`)."""
     if write.how == "keyword":
         return write.target, "local"
-    called = _called_with(ev, write)
+    called = _where_called(ev, write) or _called_with(ev, write)
     if called is not None:
         return called, "local" if called.isidentifier() else "expression"
     stmt = write.stmt
@@ -95,6 +95,33 @@ def _name(ev: Inplace, write: Write) -> tuple[str, str]:
         return target, "attribute" if "." in target else "local"
     call = write.call
     return (reading.segment(write.file, call) if call else write.target), "expression"
+
+
+def _where_called(ev: Inplace, write: Write) -> str | None:
+    """The tensor the layer overwrote, read off the statement the replay saw it run in:
+    the argument of `self.act(h[:, 0])` (writing a view writes `h`), or, for the last layer
+    of `self.gate = nn.Sequential(..., nn.ReLU(inplace=True))`, what `w = self.gate(x)`
+    binds (the first layer's input is the argument again)."""
+    ran = ev.traced.site[0].statement if ev.traced is not None and ev.traced.site else None
+    built = write.stmt
+    if ran is None or write.call is None or not isinstance(built, ast.Assign) \
+            or len(built.targets) != 1:
+        return None
+    holder = reading.text(built.targets[0])
+    call = next((n for n in ast.walk(ran) if isinstance(n, ast.Call)
+                 and reading.text(n.func) == holder and n.args), None)
+    if call is None:
+        return None
+    layers = built.value.args if isinstance(built.value, ast.Call) else []
+    if built.value is write.call or layers and layers[0] is write.call:
+        argument = call.args[0]
+        while isinstance(argument, ast.Subscript):
+            argument = argument.value
+        return reading.text(argument)
+    if layers and layers[-1] is write.call and isinstance(ran, ast.Assign) \
+            and len(ran.targets) == 1 and ran.value is call:
+        return reading.text(ran.targets[0])
+    return None
 
 
 def _called_with(ev: Inplace, write: Write) -> str | None:
