@@ -81,15 +81,18 @@ class GradientWatch:
                                          for f in user_frames(sys._getframe(3))))
             w.frames = [frame_info(f) for f in user_frames(sys._getframe(3))]
         w.steps += 1
-        for group in optimizer.param_groups:
-            for p in group["params"]:
-                if p.requires_grad:
-                    if id(p) not in w.shapes:
-                        w.shapes[id(p)] = list(p.shape)
-                    # A gradient that is exactly zero is still a gradient (a WGAN critic's
-                    # last bias gets 0 every step); an unreached one stays None, even under
-                    # zero_grad(set_to_none=False).
-                    w.got[id(p)] = w.got.get(id(p), False) or p.grad is not None
+        held = [p for group in optimizer.param_groups for p in group["params"]]
+        # An optimizer all of whose parameters were frozen after it was built (adapters
+        # injected, the base frozen) steps nothing: its frozen parameters are what it misses.
+        frozen = not any(p.requires_grad for p in held)
+        for p in held:
+            if p.requires_grad or frozen:
+                if id(p) not in w.shapes:
+                    w.shapes[id(p)] = list(p.shape)
+                # A gradient that is exactly zero is still a gradient (a WGAN critic's
+                # last bias gets 0 every step); an unreached one stays None, even under
+                # zero_grad(set_to_none=False).
+                w.got[id(p)] = w.got.get(id(p), False) or p.grad is not None
         nothing = not any(w.got.values())
         return w.steps >= STEPS or (nothing and w.steps >= EARLY)
 

@@ -25,6 +25,7 @@ from autograd_doctor.edits.operations import Insert, Move, Remedy, replace_node
 from autograd_doctor.graph.names import steps
 from autograd_doctor.graph.objects import construction
 from autograd_doctor.source import places, reading
+from autograd_doctor.source.files import project_files
 
 CATEGORY = "optimizer-other-model"
 CULPRIT = "teacher"
@@ -58,11 +59,20 @@ def match(ev: NoGrad) -> Claim | None:
         return None
     built = construction(ev.holders, ev.files, ev.frames)
     remedy = rebuilt = None
+    alternatives: tuple[Remedy, ...] = ()
     if built is not None:
         file, stmt, arg = built
-        if root(reading.text(arg)) == root(trained):
+        # `Adam(model.parameters())` or `AdamW([p for p in model.parameters() if ...])`:
+        # the optimizer was built over this very model, before it changed.
+        if root(trained) in {root(reading.text(n)) for n in ast.walk(arg)
+                             if isinstance(n, (ast.Name, ast.Attribute))}:
             rebuilt = _rebuilt_after(file, stmt, root(trained), ev)
             remedy = _build_after(file, stmt, rebuilt) if rebuilt is not None else None
+            fresh = _fresh_after(file, stmt, rebuilt) if rebuilt is not None else None
+            if fresh is not None and remedy is not None and fresh != remedy:
+                # Moving the change before the optimizer fails when it reads what is made
+                # in between; a fresh optimizer after it does not (verification picks).
+                alternatives = (fresh,)
             if rebuilt is None:
                 rebuilt = _rebuilt_in_method(file, stmt, root(trained))
                 remedy = _build_in_method(file, stmt, rebuilt) if rebuilt is not None else None
@@ -80,8 +90,17 @@ def match(ev: NoGrad) -> Claim | None:
         why = (f"{summary(ev)}. The loss reaches the parameters of `{trained}` instead, which "
                f"no optimizer holds: the optimizer was built over the wrong model.")
         hint = f"Build it over `{trained}.parameters()`."
-    found = claim(ev, CATEGORY, why, hint, (built[0], built[1].lineno) if built else None,
-                  remedy)
+    found = replace(claim(ev, CATEGORY, why, hint,
+                          (built[0], built[1].lineno) if built else None, remedy),
+                    alternatives=alternatives)
+    replaced = _replaced_in_method(rebuilt, ev.reached_outside, ev.files) if rebuilt is not None \
+        else None
+    if replaced is not None:
+        # One parameter swapped by a method of the model (`self.pos_embed = nn.Parameter(
+        # ...)` in `set_image_size()`): that assignment is where the optimizer lost it.
+        file, line, expression = replaced
+        return replace(found, culprit=places.culprit(expression, "parameter", file, line,
+                                                     role="made"))
     if found.culprit is not None and (rebuilt is not None or all(
             m.startswith("<") for m in ev.missing)):
         # The starved parameters have no name any more: the module rebuilt under the name
@@ -90,6 +109,45 @@ def match(ev: NoGrad) -> Claim | None:
                                                kind="attribute" if "." in trained
                                                else "local"))
     return found
+
+
+def _replaced_in_method(rebuilt: ast.stmt, new: list[str], files: list[str]
+                        ) -> tuple[str, int, str] | None:
+    """`model.set_size(...)` after the optimizer, where the parameters the loss trains
+    outside any optimizer are attributes of `model` itself that a method of that name assigns
+    (`self.pos_embed = ...`): that assignment, in whichever of the user's files defines it."""
+    call = rebuilt.value if isinstance(rebuilt, ast.Expr) else None
+    if not isinstance(call, ast.Call) or not isinstance(call.func, ast.Attribute) or not new:
+        return None
+    parts = [steps(n) for n in new]
+    if any(len(p) != len(parts[0]) for p in parts) or len(common_module(new)) != len(
+            "".join(parts[0][:-1])):
+        return None  # parameters of submodules: the module rebuilt names them better
+    attributes = {p[-1] for p in parts}
+    method = call.func.attr
+    for file in dict.fromkeys([*files, *project_files()]):
+        tree = reading.parse(file)
+        for node in ast.walk(tree) if tree is not None else ():
+            if not isinstance(node, ast.FunctionDef) or node.name != method:
+                continue
+            assigned = [(s, reading.text(t)) for s in reading.statements(node)
+                        for t in reading.targets(s)
+                        if reading.text(t).startswith("self.")
+                        and reading.text(t)[4:] in attributes]
+            if len(assigned) == 1:
+                stmt, target = assigned[0]
+                return file, stmt.lineno, target
+    return None
+
+
+def _fresh_after(file: str, built: ast.stmt, rebuilt: ast.stmt) -> Remedy | None:
+    """A fresh optimizer right after the change, in the change's block."""
+    if reading.segment(file, built) is None:
+        return None
+    return Remedy("optimizer-params", "build a fresh optimizer over the changed model",
+                  file, rebuilt.lineno,
+                  (Insert(file, (rebuilt.end_lineno or rebuilt.lineno) + 1,
+                          reading.segment(file, built), reading.indent_of(file, rebuilt.lineno)),))
 
 
 def common_module(names: list[str]) -> str:
