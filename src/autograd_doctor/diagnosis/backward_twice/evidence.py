@@ -263,6 +263,11 @@ def _per_optimizer(ev: Evidence, placement: places.Placement) -> ast.For | None:
 def _kept(ev: Evidence, suspect: Suspect) -> None:
     """Storage of a value kept between calls (an attribute, a global, a closure's cell)."""
     stored = stores_of(ev, suspect)
+    # Backwarded under the name its own class writes (`self.pending.backward()` in the
+    # callback, `cb.pending` from the loop) is still backwarded.
+    site = ev.failing.site
+    ev.backwarded = ev.backwarded or any(
+        site is not None and site.file == f and backward_reads(ev, e) for f, _, _, e in stored)
     if ev.backwarded and any(patterns.accumulates(s, e) for _, _, s, e in stored):
         ev.storage = ACCUMULATED  # `self.total = self.total + loss`, then backwarded
     elif _made_before_loop(ev, suspect):
@@ -773,9 +778,22 @@ def stores_of(ev: Evidence, suspect: Suspect
             written = [reading.text(t) for t in reading.targets(stmt)]
             match = next((w for w in written if w == expr or "." in expr and "." in w
                           and w.rsplit(".", 1)[-1] == attribute), None)
+            if match is None and "." in expr and constructor_keyword(stmt, expr) is not None:
+                match = expr  # `cfg = Config(alpha_bar=schedule())` sets `cfg.alpha_bar`
             if match is not None and all(f[2] is not stmt for f in found):
                 found.append((frame.file, code, stmt, match))
     return found
+
+
+def constructor_keyword(stmt: ast.stmt, expression: str) -> ast.keyword | None:
+    """`cfg = Config(n=4, alpha_bar=schedule())` for `cfg.alpha_bar`: the keyword a
+    dataclass (or any object keeping its arguments) is built with."""
+    owner, _, attribute = expression.rpartition(".")
+    value = stmt.value if isinstance(stmt, (ast.Assign, ast.AnnAssign)) else None
+    if not isinstance(value, ast.Call) or [reading.text(t) for t in reading.targets(stmt)] != [
+            owner]:
+        return None
+    return next((k for k in value.keywords if k.arg == attribute), None)
 
 
 def recurrent_store(ev: Evidence,
@@ -852,8 +870,14 @@ def detach_where_handed_in(ev: Evidence, suspect: Suspect) -> Remedy | None:
     target = min(uses, key=lambda u: u.lineno) if uses else body[0]
     if target.lineno > site.line:
         return None
-    statements = [detach_statement(scope, s.expression, s.structure) for s in carried]
-    names = " and ".join(s.expression for s in carried)
+    # Elements of one container handed in whole (`model(x, state)` updating `state[name]`)
+    # carry the container's structure: the container is detached once, as a whole.
+    pieces = list(dict.fromkeys(
+        (root, s.structure) if s.kind == "container-element" and s.structure[:1] in "{[("
+        else (s.expression, s.structure) for s, root in zip(carried, roots)))
+    statements = [detach_statement(scope, expression, structure)
+                  for expression, structure in pieces]
+    names = " and ".join(expression for expression, _ in pieces)
     return Remedy("detach-at-boundary", f"detach {names} before each step uses it", site.file,
                   target.lineno, (Insert(site.file, target.lineno, "\n".join(statements),
                                          reading.indent_of(site.file, target.lineno)),))

@@ -21,12 +21,13 @@ from autograd_doctor.diagnosis.backward_twice.evidence import (
     Evidence,
     Suspect,
     claim,
+    constructor_keyword,
     describe_call,
     stores_of,
 )
 from autograd_doctor.diagnosis.finding import Claim
 from autograd_doctor.edits.forms import detached
-from autograd_doctor.edits.operations import Move, Remedy, replace_node
+from autograd_doctor.edits.operations import Insert, Move, Remedy, replace_node
 from autograd_doctor.edits.strategies import detach_stored, recompute_where_read
 from autograd_doctor.graph.objects import resolve
 from autograd_doctor.graph.walk import leaves, walk
@@ -115,6 +116,9 @@ def _kept_on_object(ev: Evidence, suspect: Suspect) -> Claim | None:
     if not stored:
         return None
     file, store, written = stored[-1]
+    keyword = constructor_keyword(store, written)
+    if keyword is not None:
+        return _built_with(ev, suspect, file, store, written, keyword)
     attributes = {s.expression.rsplit(".", 1)[-1] for s in ev.suspects}
     names = [w for t in reading.targets(store)
              if (w := reading.text(t)).rsplit(".", 1)[-1] in attributes] or [written]
@@ -139,6 +143,39 @@ def _kept_on_object(ev: Evidence, suspect: Suspect) -> Claim | None:
     said = claim(ev, CATEGORY, message, hint, suspect, (file, store.lineno), first or second,
                  expression=written if written.startswith("self.") else None)
     return replace(said, alternatives=(second,) if first and second else ())
+
+
+def _built_with(ev: Evidence, suspect: Suspect, file: str, store: ast.stmt, written: str,
+                keyword: ast.keyword) -> Claim | None:
+    """`cfg = Config(alpha_bar=schedule())` before the loop, `cfg.alpha_bar` read by each
+    step: detach the keyword's value, or set the attribute again at the top of the loop."""
+    tree = reading.parse(file)
+    scope = reading.enclosing_function(tree, store) if tree is not None else None
+    site = ev.failing.site
+    loops = reading.loops_around(scope, site.line) if scope is not None and site is not None \
+        and site.file == file else []
+    text = reading.segment(file, keyword.value)
+    detach = Remedy("detach-on-store", f"build {written} without its graph", file,
+                    keyword.value.lineno, (replace_node(file, keyword.value, detached(text)),))
+    recompute = None
+    if loops and not reading.inside_line(store.lineno, loops[-1]):
+        first = loops[-1].body[0]
+        recompute = Remedy("recompute-in-loop", f"compute {written} again in each step", file,
+                           first.lineno, (Insert(file, first.lineno, f"{written} = {text}",
+                                                 reading.indent_of(file, first.lineno)),))
+    first_choice, second = (recompute, detach) if ev.upstream_trained else (detach, recompute)
+    message = (
+        f"`{written}` is computed once, at {places.user_path(file)}:{store.lineno} (the "
+        f"`{keyword.arg}=` the object is built with), before the loop that trains, and every "
+        f"step uses it. {describe_call(ev, 'freeing').capitalize()} freed the graph behind "
+        f"it, and {describe_call(ev, 'failing')} reached that graph again.")
+    hint = ("If it is meant to stay fixed, build the object with a detached value; if the "
+            "weights behind it should keep learning through it, compute it again in each "
+            "step. retain_graph=True would keep reusing a value computed before training "
+            "started and fail with the in-place error once the weights change.")
+    said = claim(ev, CATEGORY, message, hint, suspect, (file, store.lineno),
+                 first_choice or second, expression=written)
+    return replace(said, alternatives=(second,) if first_choice and second else ())
 
 
 def _starved_by_detaching(ev: Evidence) -> bool:
