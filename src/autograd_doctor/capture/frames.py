@@ -89,6 +89,9 @@ def snapshot(frames: list[FrameType]) -> Snapshot:
     return tuple(bindings), structures
 
 
+MAX_HELD = 16  # objects of a list looked into (a list of callbacks, not a dataset)
+
+
 def list_lengths(frames: list[FrameType]) -> dict[tuple[int, str], tuple[int, Any]]:
     """Sizes of the lists, deques and dicts (in locals, on `self`, or on an object of the
     user's own classes held there: `self.history.losses`) whose newest entry holds a tensor
@@ -110,6 +113,11 @@ def list_lengths(frames: list[FrameType]) -> dict[tuple[int, str], tuple[int, An
                                 None)
                     if node is not None:
                         out[(i, name)] = (len(value), node)
+                    elif depth < 2 and type(value) is list and len(value) <= MAX_HELD:
+                        # A list of the user's objects (`callbacks=[LossHistory(), ...]`):
+                        # what each of them keeps.
+                        deeper += [(f"{name}[{k}]", v) for k, v in enumerate(value)
+                                   if user_object(v)]
                 elif depth < 2 and (name == "self" or user_object(value)):
                     prefix = "self" if name == "self" else name
                     deeper += [(f"{prefix}.{k}", v) for k, v in
