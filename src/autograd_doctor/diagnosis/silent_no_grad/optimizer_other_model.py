@@ -76,6 +76,11 @@ def match(ev: NoGrad) -> Claim | None:
             if rebuilt is None:
                 rebuilt = _rebuilt_in_method(file, stmt, root(trained))
                 remedy = _build_in_method(file, stmt, rebuilt) if rebuilt is not None else None
+            if rebuilt is None:
+                caller = _rebuilt_in_caller(ev, file, stmt, root(trained))
+                if caller is not None:
+                    file, rebuilt, remedy = caller
+                    built = (file, rebuilt, arg)
         else:
             remedy = Remedy("optimizer-params",
                             f"build the optimizer over {trained}'s parameters", file,
@@ -117,27 +122,87 @@ def _replaced_in_method(rebuilt: ast.stmt, new: list[str], files: list[str]
     outside any optimizer are attributes of `model` itself that a method of that name assigns
     (`self.pos_embed = ...`): that assignment, in whichever of the user's files defines it."""
     call = rebuilt.value if isinstance(rebuilt, ast.Expr) else None
-    if not isinstance(call, ast.Call) or not isinstance(call.func, ast.Attribute) or not new:
+    if not isinstance(call, ast.Call) or not new:
         return None
     parts = [steps(n) for n in new]
-    if any(len(p) != len(parts[0]) for p in parts) or len(common_module(new)) != len(
-            "".join(parts[0][:-1])):
-        return None  # parameters of submodules: the module rebuilt names them better
     attributes = {p[-1] for p in parts}
-    method = call.func.attr
+    if len(attributes) != 1:
+        return None  # several kinds of parameters: the module rebuilt names them better
+    method = reading.text(call.func).rsplit(".", 1)[-1]
     for file in dict.fromkeys([*files, *project_files()]):
         tree = reading.parse(file)
         for node in ast.walk(tree) if tree is not None else ():
             if not isinstance(node, ast.FunctionDef) or node.name != method:
                 continue
+            # `self.pos_embed = ...` in the model's method, `lif.threshold = ...` in a
+            # function walking the model's layers.
             assigned = [(s, reading.text(t)) for s in reading.statements(node)
-                        for t in reading.targets(s)
-                        if reading.text(t).startswith("self.")
-                        and reading.text(t)[4:] in attributes]
+                        for t in reading.targets(s) if isinstance(t, ast.Attribute)
+                        and f".{t.attr}" in attributes]
             if len(assigned) == 1:
                 stmt, target = assigned[0]
                 return file, stmt.lineno, target
     return None
+
+
+def _rebuilt_in_caller(ev: NoGrad, file: str, built: ast.stmt, name: str
+                       ) -> tuple[str, ast.stmt, Remedy | None] | None:
+    """`net, optimizer = build()` in the training function, then `calibrate(net)`: the
+    optimizer was built in a helper, the model changed after the helper returned. The
+    change is found in the function running the steps, after the call to the helper, and a
+    fresh optimizer is built right after it, its arguments written as that function can
+    (the helper's parameters become the arguments it was called with, or their defaults)."""
+    tree = reading.parse(file)
+    helper = reading.enclosing_function(tree, built) if tree is not None else None
+    if not isinstance(helper, ast.FunctionDef):
+        return None
+    for frame in ev.frames:
+        scope = frame.scope
+        if scope is None or scope is helper:
+            continue
+        calls = [st for st in reading.statements(scope) if not reading.is_compound(st) and any(
+            isinstance(c, ast.Call) and reading.text(c.func).rsplit(".", 1)[-1] == helper.name
+            for c in ast.walk(st))]
+        if not calls:
+            continue
+        rebuilt = _rebuilt_after(frame.file, calls[0], name, ev)
+        if rebuilt is None:
+            continue
+        call = next(c for c in ast.walk(calls[0]) if isinstance(c, ast.Call)
+                    and reading.text(c.func).rsplit(".", 1)[-1] == helper.name)
+        statement = _as_called(file, built, helper, call)
+        remedy = None if statement is None else Remedy(
+            "optimizer-params", "build a fresh optimizer over the changed model", frame.file,
+            rebuilt.lineno, (Insert(frame.file, (rebuilt.end_lineno or rebuilt.lineno) + 1,
+                                    statement, reading.indent_of(frame.file, rebuilt.lineno)),))
+        return frame.file, rebuilt, remedy
+    return None
+
+
+def _as_called(file: str, built: ast.stmt, helper: ast.FunctionDef, call: ast.Call
+               ) -> str | None:
+    """The helper's statement with its parameters replaced by what this call passes (or
+    their defaults); None when one has neither."""
+    names = [a.arg for a in helper.args.args]
+    given: dict[str, ast.expr] = dict(zip(names, call.args))
+    given.update({k.arg: k.value for k in call.keywords if k.arg})
+    defaults = dict(zip(names[len(names) - len(helper.args.defaults):], helper.args.defaults))
+    statement = copy.deepcopy(built)
+
+    class Bind(ast.NodeTransformer):
+        missing = False
+
+        def visit_Name(self, node: ast.Name) -> ast.AST:
+            if node.id not in names:
+                return node
+            value = given.get(node.id, defaults.get(node.id))
+            if value is None:
+                Bind.missing = True
+                return node
+            return copy.deepcopy(value)
+
+    text = ast.unparse(Bind().visit(statement))
+    return None if Bind.missing else text
 
 
 def _fresh_after(file: str, built: ast.stmt, rebuilt: ast.stmt) -> Remedy | None:
