@@ -181,12 +181,6 @@ def _give_up(problems: list[_Problem], tried: dict[int, list[tuple[Fix, str]]],
             p.choice = len(p.candidates)
 
 
-# What the fix that trained proves about the cause: a stored value that could not be stored
-# detached (its model learns through it within a step) but trains once cut where each step
-# takes it in is state carried from step to step.
-_PROVEN = {("stored-state", "detach-at-boundary"): "carried-state"}
-
-
 def _report(report: Report, problems: list[_Problem],
             tried: dict[int, list[tuple[Fix, str]]], passed: str) -> Report:
     """Each finding with its fix and alternatives marked; findings uncovered on the way
@@ -206,9 +200,6 @@ def _report(report: Report, problems: list[_Problem],
         best = next((m for m in marked if m.status == "verified"), marked[0] if marked else None)
         others = tuple(m for m in marked if m is not best)
         finding = replace(p.finding, fix=best, alternatives=others)
-        if best is not None and best.status == "verified":
-            category = _PROVEN.get((finding.category, best.strategy), finding.category)
-            finding = replace(finding, category=category)
         if p.layer and passed:
             finding = replace(finding, details={**finding.details, "after_fixing": [
                 q.finding.category for q in problems if q.layer < p.layer]})
