@@ -21,7 +21,7 @@ from autograd_doctor.diagnosis.graph_growth.evidence import (
     figures,
 )
 from autograd_doctor.edits.forms import detached
-from autograd_doctor.edits.operations import Remedy, replace_node
+from autograd_doctor.edits.operations import Remedy, Replace, replace_node
 from autograd_doctor.source import patterns, reading
 
 CATEGORY = "accumulated-tensor"
@@ -87,8 +87,22 @@ def _detach_term(store: tuple[str, ast.stmt]) -> Remedy | None:
     ops = [replace_node(file, term, detached(reading.segment(file, term))) for term in terms]
     if not ops:
         return None
+    ops += _first_values(file, stmt, target)
     return Remedy("detach-on-store", f"keep {target} without the graph of what is added",
                   file, stmt.lineno, tuple(ops))
+
+
+def _first_values(file: str, update: ast.stmt, target: str) -> list[Replace]:
+    """`if self.ema is None: self.ema = x` beside the update: the value the average starts
+    from carries its graph too, and every later value is built on it."""
+    tree = reading.parse(file)
+    scope = reading.enclosing_function(tree, update) if tree is not None else None
+    if scope is None:
+        return []
+    starts = [v for st in reading.stores(scope, target) if st is not update
+              and (v := reading.value_span(st)) is not None and not isinstance(v, ast.Constant)
+              and not _mentions(v, target) and not patterns.creates(v)]
+    return [replace_node(file, v, detached(reading.segment(file, v))) for v in starts]
 
 
 def _item(store: tuple[str, ast.stmt]) -> Remedy | None:
