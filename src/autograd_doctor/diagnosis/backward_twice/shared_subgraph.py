@@ -26,6 +26,7 @@ from autograd_doctor.diagnosis.backward_twice.evidence import (
     Suspect,
     claim,
     describe_call,
+    stores_of,
 )
 from autograd_doctor.diagnosis.finding import Claim
 from autograd_doctor.edits.operations import (
@@ -77,7 +78,7 @@ def match(ev: Evidence) -> Claim | None:
         return None
     upstream = {id(p) for p in ev.upstream}
     stepped = ev.stepped_params()
-    assigned = _assigned(suspect)
+    assigned = _assigned(ev, suspect)
     if ev.steps_between and upstream and not (upstream & stepped):
         remedy = _detach_input(ev, suspect, ev.freeing, after=None)
         hint = (
@@ -263,12 +264,18 @@ def _why(ev: Evidence, suspect: Suspect) -> str:
     )
 
 
-def _assigned(suspect: Suspect) -> tuple[str, int] | None:
+def _assigned(ev: Evidence, suspect: Suspect) -> tuple[str, int] | None:
     placement = places.place(suspect.frame, suspect.expression)
-    if placement is None:
+    stores = [s for s in placement.stores if s.lineno <= placement.line] if placement else []
+    if placement is not None and stores:
+        return placement.file, stores[-1].lineno
+    if suspect.kind != "attribute":
         return None
-    stores = [s for s in placement.stores if s.lineno <= placement.line]
-    return (placement.file, stores[-1].lineno) if stores else None
+    # An attribute set elsewhere (a forward hook's `self.features = output`): the one store
+    # of a computed value its class makes.
+    computed = {(f, st.lineno) for f, _, st, _ in stores_of(ev, suspect)
+                if not isinstance(reading.value_span(st), ast.Constant)}
+    return computed.pop() if len(computed) == 1 else None
 
 
 def _detach_input(ev: Evidence, suspect: Suspect, record: BackwardRecord,
