@@ -404,9 +404,31 @@ def _frozen(failure: Failure, failing: BackwardRecord, frame: FrameType, file: s
             simple = not reading.is_compound(stmt)
             if simple and ("requires_grad = False" in text or "requires_grad_(False)" in text):
                 loop = _enclosing_for(tree, stmt)
-                return Cut(failure, failing, modules[0][0], where, stmt, scope,
+                # The outermost module frozen (the classifier holding the frozen encoder),
+                # under the name the freezing function gave it.
+                outer = max(modules, key=lambda m: sum(1 for _ in m[1].parameters()))[0]
+                name = as_passed(where, stmt, scope, outer) if where == file else outer
+                return Cut(failure, failing, name, where, stmt, scope,
                            {FROZEN: loop or stmt}, [stmt], frame, modules)
     return None
+
+
+def as_passed(file: str, inner: ast.stmt, outer: ast.AST, name: str) -> str:
+    """`name` of the calling function (`clf`) as the function holding `inner` calls it
+    (`model` in `def freeze(model)`, called `freeze(clf)`); unchanged when not passed."""
+    tree = reading.parse(file)
+    function = reading.enclosing_function(tree, inner) if tree is not None else None
+    if not isinstance(function, ast.FunctionDef) or function is outer:
+        return name
+    params = [a.arg for a in function.args.args]
+    for call in (n for n in ast.walk(outer) if isinstance(n, ast.Call)
+                 and reading.text(n.func) == function.name):
+        passed = {params[i]: a for i, a in enumerate(call.args) if i < len(params)}
+        passed.update({k.arg: k.value for k in call.keywords if k.arg})
+        found = next((p for p, a in passed.items() if reading.text(a) == name), None)
+        if found is not None:
+            return found
+    return name
 
 
 def _enclosing_for(tree: ast.AST, stmt: ast.stmt) -> ast.For | None:

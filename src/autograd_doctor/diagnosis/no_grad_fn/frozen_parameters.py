@@ -16,7 +16,13 @@ import torch
 
 from autograd_doctor.diagnosis.finding import Claim
 from autograd_doctor.diagnosis.no_grad_fn import LEAF_TRAP
-from autograd_doctor.diagnosis.no_grad_fn.evidence import FROZEN, Cut, claim, where
+from autograd_doctor.diagnosis.no_grad_fn.evidence import (
+    FROZEN,
+    Cut,
+    as_passed,
+    claim,
+    where,
+)
 from autograd_doctor.edits.operations import Delete, Insert, Operation, Remedy
 from autograd_doctor.source import reading
 
@@ -81,16 +87,27 @@ def _optimizer_params(cut: Cut) -> str | None:
     freezing happened or in a function still running (the `main()` that built it)."""
     scopes = cut.failure.scopes()
     files = dict.fromkeys([cut.file] + [f.f_code.co_filename for f in cut.failure.frames])
+    # The function that failed first (its optimizer is the one stepping), then whole files.
+    where: list[tuple[str, ast.AST]] = [(cut.frame.f_code.co_filename, cut.scope)] \
+        if cut.frame is not None else []
     for file in files:
-        tree = reading.parse(file)
-        for stmt in (n for n in ast.walk(tree) if isinstance(n, ast.Assign)) if tree else ():
+        parsed = reading.parse(file)
+        if parsed is not None:
+            where.append((file, parsed))
+    for file, tree in where:
+        for stmt in (n for n in ast.walk(tree) if isinstance(n, ast.Assign)):
             name = reading.text(stmt.targets[0])
             value = next((s[name] for s in scopes if name in s), None)
             if isinstance(value, torch.optim.Optimizer) and isinstance(stmt.value, ast.Call) \
                     and stmt.value.args:
                 built = reading.segment(file, stmt.value.args[0])
-                # Said where the freezing loop is, it must mean the same there.
-                return built if file == cut.file or built == _frozen_set(cut) else None
+                # Said where the freezing loop is, it must mean the same there: the
+                # optimizer's model as the freezing function was handed it.
+                root = built.split(".", 1)[0]
+                if file == cut.file:
+                    passed = as_passed(file, cut.stmt, tree, root)
+                    return passed + built[len(root):]
+                return built if built == _frozen_set(cut) else None
     return None
 
 
