@@ -89,6 +89,7 @@ def snapshot(frames: list[FrameType]) -> Snapshot:
     return tuple(bindings), structures
 
 
+_KEPT = (list, collections.deque, dict, collections.defaultdict, collections.OrderedDict)
 MAX_HELD = 16  # objects of a list looked into (a list of callbacks, not a dataset)
 
 
@@ -108,7 +109,7 @@ def list_lengths(frames: list[FrameType]) -> dict[tuple[int, str], tuple[int, An
                 if id(value) in seen or name.startswith("__"):
                     continue
                 seen.add(id(value))
-                if type(value) in (list, collections.deque, dict) and value:
+                if type(value) in _KEPT and value:
                     node = next((n for v in _some(value) if (n := _history(v)) is not None),
                                 None)
                     if node is not None:
@@ -118,6 +119,10 @@ def list_lengths(frames: list[FrameType]) -> dict[tuple[int, str], tuple[int, An
                         # what each of them keeps.
                         deeper += [(f"{name}[{k}]", v) for k, v in enumerate(value)
                                    if user_object(v)]
+                    elif depth < 2 and isinstance(value, dict) and len(value) <= MAX_HELD:
+                        # Lists kept by name (`outputs = defaultdict(list)`): each of them.
+                        deeper += [(f"{name}[{k!r}]", v) for k, v in list(value.items())
+                                   if type(v) in (list, collections.deque)]
                 elif depth < 2 and (name == "self" or user_object(value)):
                     prefix = "self" if name == "self" else name
                     deeper += [(f"{prefix}.{k}", v) for k, v in

@@ -136,8 +136,11 @@ class GrowthWatch:
             seen.append(length)
             rising = len(seen) > IN_A_ROW and all(
                 a < b for a, b in zip(seen[-IN_A_ROW - 1:], seen[-IN_A_ROW:]))
-            if rising and name not in self.reported:
-                self.reported.add(name)
+            # Lists kept by name in one dict (`outputs['loss']`, `outputs['emb']`) are one
+            # container filled in one place: reported once.
+            whole = name.split("[", 1)[0]
+            if rising and name not in self.reported and whole not in self.reported:
+                self.reported.update((name, whole))
                 return Growth("list", name, record.frames[i], record, False, list(self.sizes),
                               length, 0, list(seen), held=node)
         return None
@@ -147,10 +150,30 @@ def _key(frame: FrameInfo, expression: str) -> Key:
     return (frame.file, frame.function, frame.first_line, expression)
 
 
+FIRST_INPUTS = 64
+
+
+def _first_inputs_reach(node: Node, target: Node, floor: int) -> bool:
+    """A value updated from itself (`ema[k] = d * ema[k] + ...` once per bin, `x.add_(y)`)
+    chains each update on its first input: followed alone, that single path reaches the
+    previous value however many updates a step makes, at the cost of one node per update."""
+    current = node
+    for _ in range(FIRST_INPUTS):
+        inputs = current.next_functions
+        current = inputs[0][0] if inputs else None
+        if current is None or sequence_nr(current) < floor:
+            return False
+        if current is target:
+            return True
+    return False
+
+
 def reaches(node: Node, target: Node, hops: int = HOPS) -> bool:
     """Is `target` an input of `node` within `hops` steps? Nodes made before `target` cannot
     lead to it (inputs are always older), which keeps the search to a handful of nodes."""
     floor = sequence_nr(target)
+    if _first_inputs_reach(node, target, floor):
+        return True
     frontier, seen = [node], {node}
     for _ in range(hops):
         if len(seen) > BUDGET:

@@ -79,7 +79,10 @@ def _scan_value(expr: str, value: object, kind: str, depth: int, out: list[Bindi
         seq: Any = value
         if len(seq) <= MAX_CONTAINER:
             for i, item in enumerate(seq):
-                _scan_value(f"{expr}[{i}]", item, element, depth - 1, out, root)
+                # A list of the user's objects (a trainer's callbacks) is one step to what
+                # they keep, not two.
+                below = depth if user_object(item) else depth - 1
+                _scan_value(f"{expr}[{i}]", item, element, below, out, root)
     elif isinstance(value, dict):
         mapping: Any = value
         if len(mapping) <= MAX_CONTAINER:

@@ -98,6 +98,23 @@ def creates(value: ast.expr) -> bool:
     return reading.text(value).startswith(FACTORIES) or isinstance(value, ast.Constant)
 
 
+ADDS_IN_PLACE = frozenset({"add_", "sub_", "lerp_", "addcmul_", "addcdiv_"})
+_SCALES_IN_PLACE = frozenset({"mul_", "div_"})
+
+
+def added_in_place(stmt: ast.stmt) -> tuple[ast.expr, list[ast.Call]] | None:
+    """`rate.mul_(d).add_((1 - d) * x)`, `ema.lerp_(x, w)`: a running value updated in place
+    by a chain of in-place methods that adds something: the value and the adding calls."""
+    call = stmt.value if isinstance(stmt, ast.Expr) else None
+    adds: list[ast.Call] = []
+    while isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute) and (
+            call.func.attr in ADDS_IN_PLACE or call.func.attr in _SCALES_IN_PLACE):
+        if call.func.attr in ADDS_IN_PLACE:
+            adds.append(call)
+        call = call.func.value
+    return (call, adds) if adds and isinstance(call, (ast.Name, ast.Attribute)) else None
+
+
 def accumulates(stmt: ast.stmt, expression: str) -> bool:
     """`total += x` or `total = total + x`: a running sum rather than a state update."""
     if isinstance(stmt, ast.AugAssign):

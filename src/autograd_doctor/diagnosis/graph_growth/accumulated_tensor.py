@@ -59,7 +59,10 @@ def match(ev: GrowthEvidence) -> Claim | None:
         f"carry their graph, so it holds every step's graph: {figures(g)}. Nothing errors, "
         f"but memory grows with every step."
     )
-    estimate = patterns.running_estimate(store[1], reading.text(reading.targets(store[1])[0]))
+    targets = reading.targets(store[1])
+    # Updated by in-place methods (`rate.mul_(d).add_(...)`), it is an estimate kept as a
+    # tensor: it stays one.
+    estimate = not targets or patterns.running_estimate(store[1], reading.text(targets[0]))
     hint = ("Keep the average without history: detach what goes into it."
             if estimate else "Accumulate plain numbers with `.item()`.")
     item, detach = _item(store), _detach_term(store)
@@ -73,6 +76,17 @@ def _detach_term(store: tuple[str, ast.stmt]) -> Remedy | None:
     """`ema = 0.9 * ema + 0.1 * x.detach()`, `total += loss.detach()`: the value stays a
     tensor (of any shape), without the graph of what is added to it."""
     file, stmt = store
+    chain = patterns.added_in_place(stmt)
+    if chain is not None:
+        # `rate.mul_(d).add_((1 - d) * x)`: what each in-place add takes in, detached.
+        held = reading.text(chain[0])
+        # `lerp_(x, w)` takes in `x`; its weight, like `add_`'s alpha, is a number.
+        added = [call.args[0] for call in chain[1] if call.args
+                 and not isinstance(call.args[0], ast.Constant)
+                 and not _mentions(call.args[0], held)]
+        return Remedy("detach-on-store", f"keep {held} without the graph of what is added",
+                      file, stmt.lineno, tuple(replace_node(file, a, detached(
+                          reading.segment(file, a))) for a in added)) if added else None
     value = reading.value_span(stmt)
     if value is None:
         return None

@@ -83,11 +83,25 @@ def _update(g: Growth, placement: places.Placement | None
                     # `self.class_loss[name] += ...` updates each of the container's entries
                     entry = isinstance(target, ast.Subscript) and name == g.element != \
                         g.expression and name.startswith(reading.text(target.value) + "[")
-                    same = text == name or entry or (bool(attr) and text.endswith("." + attr) and (
-                        text.startswith("self.") or file != g.frame.file))
+                    # `self.loss_ema[k] = ...` writes into the tensor held as `loss_ema`.
+                    # (Only when the growing value is a tensor itself, not an entry of a
+                    # container that holds it.)
+                    held = reading.text(target.value) if isinstance(target, ast.Subscript) \
+                        and not entry and g.element in ("", g.expression) else text
+                    same = text == name or entry or held == name or (
+                        bool(attr) and held.endswith("." + attr) and (
+                            held.startswith("self.") or file != g.frame.file))
                     if same and (patterns.accumulates(stmt, text)
                                  or patterns.running_estimate(stmt, text)):
-                        return file, stmt, reading.segment(file, target)
+                        written = target.value if held != text and isinstance(
+                            target, ast.Subscript) else target
+                        return file, stmt, reading.segment(file, written)
+            for expr_stmt in (n for n in ast.walk(scope) if isinstance(n, ast.Expr)):
+                chain = patterns.added_in_place(expr_stmt)
+                held = reading.text(chain[0]) if chain else ""
+                if chain and (held == name or bool(attr) and held.endswith("." + attr) and (
+                        held.startswith("self.") or file != g.frame.file)):
+                    return file, expr_stmt, reading.segment(file, chain[0])
     return None
 
 

@@ -62,6 +62,8 @@ def match(ev: GrowthEvidence) -> Claim | None:
         names.append("self." + g.expression.rsplit(".", 1)[-1])
     files = [g.frame.file] + [f for f in project_files() if f != g.frame.file]
     found = _made_there(g, names[-1].rsplit(".", 1)[-1])
+    keyed = _by_key(g.expression, files) if found is None else None
+    found = found or keyed
     for file in files if found is None else []:
         tree = reading.parse(file)
         scopes: list[ast.AST] = [n for n in ast.walk(tree) if isinstance(
@@ -92,7 +94,36 @@ def match(ev: GrowthEvidence) -> Claim | None:
         f"graph alive: {figures(g)}."
     )
     hint = "Store the values without their graph (`.detach()`, or `.item()` for a scalar)."
-    return claim(g, CATEGORY, why, hint, at, remedy, written if written.startswith("self.") else "")
+    return claim(g, CATEGORY, why, hint, at, remedy,
+                 written if written.startswith("self.") or keyed else "")
+
+
+_APPEND = frozenset({"append", "appendleft", "extend", "insert"})
+
+
+def _by_key(expression: str, files: list[str]) -> tuple[str, ast.stmt, ast.expr, str] | None:
+    """`outputs['loss']` of a dict of lists: the one place that appends to any list of
+    that dict (`outputs[name].append(value)` in a helper)."""
+    if "[" not in expression:
+        return None
+    base = expression.split("[", 1)[0]
+    bases = {base, "self." + base.rsplit(".", 1)[-1]}
+    found = []
+    for file in files:
+        tree = reading.parse(file)
+        if tree is None:
+            continue
+        for call in (n for n in ast.walk(tree) if isinstance(n, ast.Call)):
+            func = call.func
+            if isinstance(func, ast.Attribute) and func.attr in _APPEND and call.args \
+                    and isinstance(func.value, ast.Subscript) \
+                    and reading.text(func.value.value) in bases:
+                stmt = next((st for st in ast.walk(tree) if isinstance(st, ast.stmt)
+                             and not reading.is_compound(st)
+                             and any(n is call for n in ast.walk(st))), None)
+                if stmt is not None:
+                    found.append((file, stmt, call.args[-1], reading.text(func.value)))
+    return found[0] if len(found) == 1 else None
 
 
 def _with_history(g: Growth, value: ast.expr) -> list[ast.expr]:
