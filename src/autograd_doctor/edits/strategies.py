@@ -23,6 +23,7 @@ from autograd_doctor.edits.operations import (
     replace_node,
 )
 from autograd_doctor.source import patterns, reading
+from autograd_doctor.source.files import project_files
 
 STRATEGIES: dict[str, str] = {
     "detach-at-boundary": "detach a carried tensor at the top of each iteration (truncated "
@@ -77,9 +78,25 @@ def detach_statement(scope: ast.AST, expression: str, structure: str) -> str:
     # State declared `nonlocal` / `global` starts wherever it was made, None as often as not.
     outer = any(isinstance(n, (ast.Nonlocal, ast.Global)) and expression in n.names
                 for n in reading.own_nodes(scope))
-    if outer or reading.may_be_none(scope, expression):
+    if outer or reading.may_be_none(scope, expression) or _starts_none(expression):
         return f"if {expression} is not None:\n    {statement}"
     return statement
+
+
+def _starts_none(expression: str) -> bool:
+    """`model.h` whose class starts it as None (`self.h = None` in `__init__`)."""
+    if "." not in expression:
+        return False
+    attribute = "self." + expression.rsplit(".", 1)[-1]
+    for file in project_files():
+        tree = reading.parse(file)
+        if tree is not None and any(
+                isinstance(n, ast.Assign) and isinstance(n.value, ast.Constant)
+                and n.value.value is None and any(reading.text(t) == attribute
+                                                  for t in n.targets)
+                for n in ast.walk(tree)):
+            return True
+    return False
 
 
 def detach_at_boundary(file: str, scope: reading.Scope, loop: reading.Loop | None,

@@ -16,6 +16,7 @@ from autograd_doctor.diagnosis.graph_growth.evidence import (
     CARRIED,
     GrowthEvidence,
     claim,
+    entry_structure,
     figures,
 )
 from autograd_doctor.edits.strategies import detach_at_boundary, detach_in_update
@@ -56,7 +57,8 @@ def match(ev: GrowthEvidence) -> Claim | None:
         return None
     remedy = detach_at_boundary(placement.file, placement.scope, placement.loop,
                                 [(g.expression, g.structure)])
-    update = detach_in_update(store[0], store[1], store[2], g.structure) if store else None
+    update = detach_in_update(store[0], store[1], store[2], entry_structure(ev)) \
+        if store else None
     why = (
         f"`{g.expression}` is carried from one step into the next and no backward call ever "
         f"frees the graph behind it, so it keeps every step's graph: {figures(g)}."

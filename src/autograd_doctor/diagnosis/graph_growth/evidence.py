@@ -43,10 +43,33 @@ def gather(growth: Growth) -> GrowthEvidence:
     storage = LIST if growth.kind == "list" else RUNNING_TOTAL if update else CARRIED
     retained = growth.in_backward and growth.record.retained
     stores = (placement.stores_in_loop or placement.stores) if placement else []
-    store = (placement.file, stores[-1], growth.expression) if placement and stores else \
-        _made_at(growth) if growth.kind == "chain" else None
+    store = _entry_update(growth, placement) or (
+        (placement.file, stores[-1], growth.expression) if placement and stores else
+        _made_at(growth) if growth.kind == "chain" else None)
     return GrowthEvidence(growth, retained, storage, update, placement,
                           found[2] if found else growth.expression, store)
+
+
+def _entry_update(g: Growth, placement: places.Placement | None
+                  ) -> tuple[str, ast.stmt, str] | None:
+    """For entries of a container carried in the loop (`levels[region] =
+    step(levels[region])`), the statement in the loop that builds an entry from one."""
+    if g.kind != "chain" or g.element in ("", g.expression) or placement is None \
+            or placement.loop is None:
+        return None
+    for stmt, value in reading.container_stores(placement.loop, g.expression):
+        read = any(isinstance(n, ast.Subscript) and reading.text(n.value) == g.expression
+                   for n in ast.walk(value))
+        targets = [t for t in reading.targets(stmt) if isinstance(t, ast.Subscript)]
+        if read and targets:
+            return placement.file, stmt, reading.text(targets[0])
+    return None
+
+
+def entry_structure(ev: GrowthEvidence) -> str:
+    """The structure of what the store writes: an entry's own, not its container's."""
+    store = ev.store
+    return ev.growth.structure if store is None or store[2] == ev.growth.expression else "T"
 
 
 def _made_at(g: Growth) -> tuple[str, ast.stmt, str] | None:

@@ -14,7 +14,12 @@ from __future__ import annotations
 from dataclasses import replace
 
 from autograd_doctor.diagnosis.finding import Claim
-from autograd_doctor.diagnosis.graph_growth.evidence import GrowthEvidence, claim, figures
+from autograd_doctor.diagnosis.graph_growth.evidence import (
+    GrowthEvidence,
+    claim,
+    entry_structure,
+    figures,
+)
 from autograd_doctor.edits.strategies import detach_at_boundary, detach_in_update
 
 CATEGORY = "retain-graph-carried"
@@ -50,8 +55,9 @@ def match(ev: GrowthEvidence) -> Claim | None:
     backward = site.statement if site is not None else None
     release = (site.file, backward) if site is not None and backward is not None else None
     remedy = detach_at_boundary(placement.file, placement.scope, placement.loop,
-                                [(g.expression, "T")], release) if placement else None
-    update = detach_in_update(store[0], store[1], store[2], "T", release) if store else None
+                                [(g.expression, g.structure)], release) if placement else None
+    update = detach_in_update(store[0], store[1], store[2], entry_structure(ev), release) \
+        if store else None
     why = (
         f"`{g.expression}` is carried from one step into the next while backward keeps the "
         f"graph (retain_graph=True), so every backward goes through all earlier steps again: "
