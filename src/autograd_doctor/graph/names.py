@@ -255,12 +255,19 @@ def parameter_names(scopes: Iterable[Mapping[str, object]]) -> dict[int, str]:
     """id(parameter) -> `model.fc.weight`, `net[2].bias` for the modules visible in these
     scopes (or held in their containers and plain objects)."""
     out: dict[int, str] = {}
+    scopes = list(scopes)
     for scope in scopes:
         for expr, module in modules_held(scope):
             for path, sub in python_paths(module):
                 for name, param in sub._parameters.items():
                     if param is not None:
                         out.setdefault(id(param), f"{expr}{path}.{name}")
+    # A learnable tensor no module holds (`log_temperature = nn.Parameter(...)`), under the
+    # name that holds it; a module's own name for a parameter wins.
+    for scope in scopes:
+        for name, value in list(scope.items()):
+            if isinstance(value, torch.nn.Parameter) and not name.startswith("_"):
+                out.setdefault(id(value), name)
     return out
 
 

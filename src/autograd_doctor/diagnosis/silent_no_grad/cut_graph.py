@@ -137,10 +137,19 @@ def _traced(ev: NoGrad, cut: Crossing) -> Claim:
         found = next(((f, b) for f in cut.site if f.scope is not None and f.statement
                       for b in reversed(reading.blocks_around(f.scope, f.line))
                       if any(patterns.is_no_grad(i.context_expr) for i in b.items)), None)
+        decorated = next(((f, d) for f in cut.site if isinstance(f.scope, ast.FunctionDef)
+                          for d in f.scope.decorator_list if patterns.is_no_grad(d)), None)
         if found is not None and found[0].statement is not None:
             frame = found[0]
             remedy = move_out_of_no_grad(frame.file, found[1],
                                          _downstream(found[1], found[0].statement))
+        elif decorated is not None:
+            # `@torch.no_grad()` on a helper the model's forward calls: the helper records
+            # a graph again.
+            helper, decorator = decorated
+            remedy = Remedy("move-out-of-no-grad", "let the helper record a graph",
+                            helper.file, decorator.lineno,
+                            (Delete(helper.file, decorator.lineno, decorator.lineno),))
         else:
             remedy = _non_reentrant(cut)
     stmt = frame.statement if frame is not None else None

@@ -184,11 +184,11 @@ def claim(ev: NoGrad, category: str, why: str, hint: str,
     module = starved(ev)
     file, line = culprit_line if culprit_line else (None, None)
     record = last_backward(ev)
+    kind = "attribute" if "." in module else "local"  # what it is, whatever it is called
     if file is not None and line is not None:
         module = _as_written_at(module, file, line)
     return Claim(category, why, hint,
-                 places.culprit(module, "attribute" if "." in module else "local", file, line,
-                                role="made"),
+                 places.culprit(module, kind, file, line, role="made"),
                  places.frame_location(record.site) if record else None, None,
                  {"parameters": ev.missing[:20], "modules": ev.modules,
                   "without_gradient": len(ev.missing), "of": ev.total, "steps": ev.steps},
@@ -202,6 +202,11 @@ def _as_written_at(module: str, file: str, line: int) -> str:
     tree = reading.parse(file)
     scope = reading.enclosing_function(tree, _at_line(tree, line)) if tree else None
     owner = reading.class_of(file, scope) if scope is not None else None
+    if scope is not None and owner is None and "." in module:
+        # A plain function handed the module (`embed(t, time_mlp)` for `self.time_mlp`):
+        # its parameter of that name.
+        last = module.rsplit(".", 1)[-1]
+        return last if last in reading.parameters(scope) else module
     if scope is None or owner is None or not any(
             reading.text(b).endswith("Module") for b in owner.bases):
         return module  # not a model's own method (a hook object's `self.features` is not it)
