@@ -100,6 +100,9 @@ class Flow:
     site: Site
     crossing: Crossing | None = None
     order: int = 0  # when it was made, among every call the trace saw
+    # Weakrefs to the inputs: an input still alive is told from a dead tensor that had its
+    # id (a parameter lives at the address of a temporary the trace saw made earlier).
+    alive: tuple[Any, ...] = ()
 
 
 @dataclass
@@ -117,15 +120,20 @@ class Trace:
         entries = self.flow.get(id(tensor))
         return entries[-1][1] if entries and entries[-1][0]() is tensor else None
 
-    def flow_of(self, key: int, before: int | None = None) -> Flow | None:
+    def flow_of(self, key: int, before: int | None = None, ref: Any = None) -> Flow | None:
         """How the tensor with this id was made: the live one's, or with `before` (the order
         of a call that took it as an input), the one that call took, alive or not: the
-        latest made before that call (while that input lived, no other tensor had its id)."""
+        latest made before that call (while that input lived, no other tensor had its id).
+        With `ref` to that input still alive, only that very tensor's record counts."""
         entries = self.flow.get(key)
         if not entries:
             return None
         if before is None:
             return entries[-1][1] if entries[-1][0]() is not None else None
+        tensor = ref() if ref is not None else None
+        if tensor is not None:
+            return next((f for r, f in reversed(entries) if r() is tensor and f.order < before),
+                        None)
         return next((f for _, f in reversed(entries) if f.order < before), None)
 
 
@@ -354,7 +362,8 @@ class Tracer(TorchFunctionMode):
                     self._sourced.popleft().sources = ()
             self.trace.crossings.append(crossing)
         if outputs:
-            flow = Flow(name, tuple(id(t) for t in inputs), site, crossing, self._order)
+            flow = Flow(name, tuple(id(t) for t in inputs), site, crossing, self._order,
+                        tuple(weakref.ref(t) for t in inputs))
             for out in outputs:
                 entries = self.trace.flow.setdefault(id(out), [])
                 entries.append((weakref.ref(out), flow))

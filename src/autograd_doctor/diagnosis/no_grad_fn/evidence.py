@@ -109,12 +109,12 @@ def _traced(failure: Failure, trace: Trace) -> Cut | None:
     found: list[tuple[bool, int, Crossing]] = []
     on_path: list[Site] = []
     # (tensor id, only feeds labels, depth, order of the call that took it as an input)
-    queue: list[tuple[int, bool, int, int | None]] = [
-        (k, False, 0, None) for k in failing.extra.get("tensors", ())]
+    queue: list[tuple[int, bool, int, int | None, Any]] = [
+        (k, False, 0, None, None) for k in failing.extra.get("tensors", ())]
     seen: set[int] = set()
     while queue:
-        key, labels, depth, before = queue.pop(0)
-        flow = trace.flow_of(key, before)
+        key, labels, depth, before, ref = queue.pop(0)
+        flow = trace.flow_of(key, before, ref)
         if flow is None or flow.order in seen:
             continue
         seen.add(flow.order)
@@ -128,7 +128,9 @@ def _traced(failure: Failure, trace: Trace) -> Cut | None:
             on_path.append(flow.site)
         label_op = flow.op in ("argmax", "argmin", "eq", "ne", "gt", "lt", "ge", "le", "long",
                                "int", "bool", "__eq__", "__gt__", "__lt__", "__ge__", "__le__")
-        queue.extend((k, labels or label_op, depth + 1, flow.order) for k in flow.inputs)
+        refs = flow.alive or (None,) * len(flow.inputs)
+        queue.extend((k, labels or label_op, depth + 1, flow.order, r)
+                     for k, r in zip(flow.inputs, refs))
     # Where values left torch: `.numpy()`/`.item()` on a tensor with history, or a
     # `.detach()` first (`emb.detach().numpy()`: the trip out starts at the detach).
     leaving = [c for c in trace.crossings if c.kind in ("leaves-torch", "detach", "data")]
