@@ -104,3 +104,24 @@ def test_two_threads_training_at_once_are_each_diagnosed() -> None:
         assert f"[backward-twice: {category}]" in notes, notes
         assert f"culprit    {culprit} (local)" in notes, notes
         assert fix in notes, notes
+
+
+def test_a_live_input_is_followed_to_its_own_record_only() -> None:
+    """The replay's lineage is keyed by id(); a tensor alive now must not inherit the record
+    of a dead temporary that had its address (a parameter made where a `.data` view was)."""
+    import weakref
+
+    from autograd_doctor.capture.tracer import Flow, Trace
+
+    trace = Trace()
+    dead = torch.zeros(2)
+    key = id(dead)
+    trace.flow[key] = [(weakref.ref(dead), Flow("data", (), (), None, 1))]
+    del dead
+    alive = torch.ones(2)  # never recorded as made by a call (a leaf)
+    ref = weakref.ref(alive)
+    assert trace.flow_of(key, before=5, ref=ref) is None
+    assert trace.flow_of(key, before=5) is not None  # without a live ref: the old guess
+    trace.flow[key].append((ref, Flow("mul", (), (), None, 3)))
+    found = trace.flow_of(key, before=5, ref=ref)
+    assert found is not None and found.op == "mul"

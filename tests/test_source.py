@@ -75,6 +75,12 @@ def test_running_totals_and_estimates() -> None:
     assert not patterns.accumulates(stmt("total = loss"), "total")
     assert patterns.running_estimate(stmt("b = 0.9 * b + 0.1 * r"), "b")
     assert not patterns.running_estimate(stmt("b = 0.9 * b + 0.1 * b"), "b")
+    # An estimate updated in place by a chain of methods, the adding calls found.
+    chain = patterns.added_in_place(stmt("self.rate.mul_(d).add_((1 - d) * x)"))
+    assert chain is not None and reading.text(chain[0]) == "self.rate"
+    assert [c.func.attr for c in chain[1]] == ["add_"]  # type: ignore[attr-defined]
+    assert patterns.added_in_place(stmt("self.rate.mul_(d)")) is None  # scales, adds nothing
+    assert patterns.added_in_place(stmt("x = y.add_(z)")) is None  # not a statement of its own
     assert patterns.feeds_call(ast.parse("self.rnn(x, self.h)").body[0].value,  # type: ignore[attr-defined]
                                "self.h")
     assert not patterns.feeds_call(ast.parse("torch.cat([self.h, k])").body[0].value,  # type: ignore[attr-defined]
@@ -116,3 +122,25 @@ def test_containers_trimmed_or_read_whole() -> None:
     code = ast.parse("q.append(k)\nq.pop(0)\nloss = torch.stack(buf).sum()\n")
     assert patterns.trims(code, "q") and not patterns.trims(code, "buf")
     assert patterns.reads_whole(code, "buf") and not patterns.reads_whole(code, "q")
+
+
+def test_a_name_is_translated_through_the_call_that_hands_it_over(tmp_path: Path) -> None:
+    from autograd_doctor.diagnosis.no_grad_fn.evidence import as_passed
+
+    code = ("def freeze(model, depth=1):\n"
+            "    for m in model.modules():\n"
+            "        m.requires_grad_(False)\n"
+            "\n"
+            "def finetune(clf):\n"
+            "    freeze(clf)\n"
+            "    freeze(depth=2, model=clf)\n")
+    path = tmp_path / "freezing.py"
+    path.write_text(code)
+    tree = reading.parse(str(path))
+    assert tree is not None
+    inner = next(n for n in ast.walk(tree) if isinstance(n, ast.Expr)
+                 and "requires_grad_" in ast.unparse(n))
+    outer = next(n for n in ast.walk(tree) if isinstance(n, ast.FunctionDef)
+                 and n.name == "finetune")
+    assert as_passed(str(path), inner, outer, "clf") == "model"
+    assert as_passed(str(path), inner, outer, "other") == "other"  # not handed over
