@@ -88,15 +88,8 @@ def _starts_none(expression: str) -> bool:
     if "." not in expression:
         return False
     attribute = "self." + expression.rsplit(".", 1)[-1]
-    for file in project_files():
-        tree = reading.parse(file)
-        if tree is not None and any(
-                isinstance(n, ast.Assign) and isinstance(n.value, ast.Constant)
-                and n.value.value is None and any(reading.text(t) == attribute
-                                                  for t in n.targets)
-                for n in ast.walk(tree)):
-            return True
-    return False
+    return any((tree := reading.parse(file)) is not None and reading.assigns_none(tree, attribute)
+               for file in project_files())
 
 
 def detach_at_boundary(file: str, scope: reading.Scope, loop: reading.Loop | None,
@@ -263,10 +256,7 @@ def detached_value(file: str, value: ast.expr, structure: str = "T") -> str:
     tree = reading.parse(file)
     if tree is None or not isinstance(value, (ast.Name, ast.Attribute)):
         return form
-    name = reading.text(value)
-    if any(isinstance(n.value, ast.Constant) and n.value.value is None
-           and any(reading.text(t) == name for t in n.targets)
-           for n in ast.walk(tree) if isinstance(n, ast.Assign)):
+    if reading.assigns_none(tree, reading.text(value)):
         return f"None if {text} is None else {form}"
     return form
 

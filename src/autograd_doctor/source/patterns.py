@@ -98,7 +98,7 @@ def creates(value: ast.expr) -> bool:
     return reading.text(value).startswith(FACTORIES) or isinstance(value, ast.Constant)
 
 
-ADDS_IN_PLACE = frozenset({"add_", "sub_", "lerp_", "addcmul_", "addcdiv_"})
+_ADDS_IN_PLACE = frozenset({"add_", "sub_", "lerp_", "addcmul_", "addcdiv_"})
 _SCALES_IN_PLACE = frozenset({"mul_", "div_"})
 
 
@@ -108,8 +108,8 @@ def added_in_place(stmt: ast.stmt) -> tuple[ast.expr, list[ast.Call]] | None:
     call = stmt.value if isinstance(stmt, ast.Expr) else None
     adds: list[ast.Call] = []
     while isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute) and (
-            call.func.attr in ADDS_IN_PLACE or call.func.attr in _SCALES_IN_PLACE):
-        if call.func.attr in ADDS_IN_PLACE:
+            call.func.attr in _ADDS_IN_PLACE or call.func.attr in _SCALES_IN_PLACE):
+        if call.func.attr in _ADDS_IN_PLACE:
             adds.append(call)
         call = call.func.value
     return (call, adds) if adds and isinstance(call, (ast.Name, ast.Attribute)) else None

@@ -309,6 +309,28 @@ def may_be_none(scope: ast.AST, expression: str) -> bool:
     return False
 
 
+def bound_arguments(function: ast.FunctionDef, call: ast.Call,
+                    defaults: bool = False) -> dict[str, ast.expr]:
+    """What a call of `function` binds to its parameters (positional and keyword), and with
+    `defaults`, the defaults of those it does not pass."""
+    a = function.args
+    names = [x.arg for x in a.posonlyargs + a.args]
+    bound: dict[str, ast.expr] = {}
+    if defaults:
+        bound.update(zip(names[len(names) - len(a.defaults):], a.defaults))
+        bound.update({k.arg: v for k, v in zip(a.kwonlyargs, a.kw_defaults) if v is not None})
+    bound.update(zip(names, call.args))
+    bound.update({k.arg: k.value for k in call.keywords if k.arg})
+    return bound
+
+
+def assigns_none(tree: ast.AST, name: str) -> bool:
+    """Does `tree` bind `name` to a literal None anywhere (`self.h = None` in `__init__`)?"""
+    return any(isinstance(n, ast.Assign) and isinstance(n.value, ast.Constant)
+               and n.value.value is None and any(text(t) == name for t in n.targets)
+               for n in ast.walk(tree))
+
+
 def value_span(stmt: ast.stmt) -> ast.expr | None:
     """The value an assignment stores."""
     if isinstance(stmt, (ast.Assign, ast.AugAssign, ast.AnnAssign)):

@@ -331,14 +331,11 @@ def _built_in_place_by_helper(file: str, value: ast.Call, op: str) -> Write | No
     if found is None:
         return None
     where, helper = found
-    args = helper.args
-    defaults = dict(zip([a.arg for a in args.args][len(args.args) - len(args.defaults):],
-                        args.defaults))
-    passed = {k.arg: k.value for k in value.keywords if k.arg}
+    passed = reading.bound_arguments(helper, value, defaults=True)
 
     def on(keyword: ast.expr) -> bool:
         if isinstance(keyword, ast.Name):
-            keyword = passed.get(keyword.id, defaults.get(keyword.id, keyword))
+            keyword = passed.get(keyword.id, keyword)
         return isinstance(keyword, ast.Constant) and keyword.value is True
 
     marked = [n for n in ast.walk(helper) if isinstance(n, ast.Call) and any(

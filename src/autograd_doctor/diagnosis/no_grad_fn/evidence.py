@@ -422,11 +422,9 @@ def as_passed(file: str, inner: ast.stmt, outer: ast.AST, name: str) -> str:
     function = reading.enclosing_function(tree, inner) if tree is not None else None
     if not isinstance(function, ast.FunctionDef) or function is outer:
         return name
-    params = [a.arg for a in function.args.args]
     for call in (n for n in ast.walk(outer) if isinstance(n, ast.Call)
                  and reading.text(n.func) == function.name):
-        passed = {params[i]: a for i, a in enumerate(call.args) if i < len(params)}
-        passed.update({k.arg: k.value for k in call.keywords if k.arg})
+        passed = reading.bound_arguments(function, call)
         found = next((p for p, a in passed.items() if reading.text(a) == name), None)
         if found is not None:
             return found

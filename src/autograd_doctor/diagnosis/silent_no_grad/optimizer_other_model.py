@@ -68,7 +68,8 @@ def match(ev: NoGrad) -> Claim | None:
                              if isinstance(n, (ast.Name, ast.Attribute))}:
             rebuilt = _rebuilt_after(file, stmt, root(trained), ev)
             remedy = _build_after(file, stmt, rebuilt) if rebuilt is not None else None
-            fresh = _fresh_after(file, stmt, rebuilt) if rebuilt is not None else None
+            fresh = _fresh_after(file, rebuilt, reading.segment(file, stmt)) \
+                if rebuilt is not None else None
             if fresh is not None and remedy is not None and fresh != remedy:
                 # Moving the change before the optimizer fails when it reads what is made
                 # in between; a fresh optimizer after it does not (verification picks).
@@ -170,49 +171,34 @@ def _rebuilt_in_caller(ev: NoGrad, file: str, built: ast.stmt, name: str
             continue
         call = next(c for c in ast.walk(calls[0]) if isinstance(c, ast.Call)
                     and reading.text(c.func).rsplit(".", 1)[-1] == helper.name)
-        statement = _as_called(file, built, helper, call)
-        remedy = None if statement is None else Remedy(
-            "optimizer-params", "build a fresh optimizer over the changed model", frame.file,
-            rebuilt.lineno, (Insert(frame.file, (rebuilt.end_lineno or rebuilt.lineno) + 1,
-                                    statement, reading.indent_of(frame.file, rebuilt.lineno)),))
+        statement = _as_called(built, helper, call)
+        remedy = _fresh_after(frame.file, rebuilt, statement) if statement else None
         return frame.file, rebuilt, remedy
     return None
 
 
-def _as_called(file: str, built: ast.stmt, helper: ast.FunctionDef, call: ast.Call
-               ) -> str | None:
+def _as_called(built: ast.stmt, helper: ast.FunctionDef, call: ast.Call) -> str | None:
     """The helper's statement with its parameters replaced by what this call passes (or
     their defaults); None when one has neither."""
-    names = [a.arg for a in helper.args.args]
-    given: dict[str, ast.expr] = dict(zip(names, call.args))
-    given.update({k.arg: k.value for k in call.keywords if k.arg})
-    defaults = dict(zip(names[len(names) - len(helper.args.defaults):], helper.args.defaults))
-    statement = copy.deepcopy(built)
+    names = set(reading.parameters(helper))
+    given = reading.bound_arguments(helper, call, defaults=True)
+    if any(isinstance(n, ast.Name) and n.id in names and n.id not in given
+           for n in ast.walk(built)):
+        return None
 
     class Bind(ast.NodeTransformer):
-        missing = False
-
         def visit_Name(self, node: ast.Name) -> ast.AST:
-            if node.id not in names:
-                return node
-            value = given.get(node.id, defaults.get(node.id))
-            if value is None:
-                Bind.missing = True
-                return node
-            return copy.deepcopy(value)
+            return copy.deepcopy(given[node.id]) if node.id in names else node
 
-    text = ast.unparse(Bind().visit(statement))
-    return None if Bind.missing else text
+    return ast.unparse(Bind().visit(copy.deepcopy(built)))
 
 
-def _fresh_after(file: str, built: ast.stmt, rebuilt: ast.stmt) -> Remedy | None:
-    """A fresh optimizer right after the change, in the change's block."""
-    if reading.segment(file, built) is None:
-        return None
+def _fresh_after(file: str, rebuilt: ast.stmt, statement: str) -> Remedy:
+    """`statement` (the optimizer's construction) again right after the change."""
     return Remedy("optimizer-params", "build a fresh optimizer over the changed model",
                   file, rebuilt.lineno,
-                  (Insert(file, (rebuilt.end_lineno or rebuilt.lineno) + 1,
-                          reading.segment(file, built), reading.indent_of(file, rebuilt.lineno)),))
+                  (Insert(file, (rebuilt.end_lineno or rebuilt.lineno) + 1, statement,
+                          reading.indent_of(file, rebuilt.lineno)),))
 
 
 def common_module(names: list[str]) -> str:
@@ -286,10 +272,7 @@ def _build_after(file: str, built: ast.stmt, rebuilt: ast.stmt) -> Remedy | None
                       file, built.lineno,
                       (Move(file, holder.lineno, holder.end_lineno or holder.lineno,
                             built.lineno, reading.indent_of(file, built.lineno)),))
-    return Remedy("optimizer-params", "build a fresh optimizer over the new model",
-                  file, rebuilt.lineno,
-                  (Insert(file, (rebuilt.end_lineno or rebuilt.lineno) + 1,
-                          reading.segment(file, built), reading.indent_of(file, rebuilt.lineno)),))
+    return _fresh_after(file, rebuilt, reading.segment(file, built))
 
 
 def _rebuilt_in_method(file: str, built: ast.stmt, name: str) -> ast.stmt | None:
