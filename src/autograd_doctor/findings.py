@@ -159,6 +159,9 @@ class Finding:
     hint: str = ""  # what to do, in one or two sentences (the end of `message`)
     # Other fixes that fit, in order of preference: verification tries them when `fix` fails.
     alternatives: tuple[Fix, ...] = ()
+    # Lint findings (`error` "lint"): the rule that fired and the 1-based column it points at.
+    rule: str = ""
+    column: int | None = None
 
     def to_dict(self) -> dict[str, JSON]:
         out: dict[str, JSON] = {
@@ -176,6 +179,9 @@ class Finding:
             out["details"] = self.details
         if self.alternatives:
             out["alternatives"] = [f.to_dict() for f in self.alternatives]
+        if self.rule:
+            out["rule"] = self.rule
+            out["column"] = self.column
         return out
 
     @classmethod
@@ -196,6 +202,8 @@ class Finding:
             title=data.get("title", ""),
             hint=data.get("hint", ""),
             alternatives=tuple(Fix.from_dict(f) for f in data.get("alternatives", ())),
+            rule=data.get("rule", ""),
+            column=data.get("column"),
         )
 
 

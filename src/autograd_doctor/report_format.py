@@ -20,7 +20,7 @@ PACKAGE = Path(__file__).parent
 SCHEMA_FILE = PACKAGE / "report.schema.json"
 DOCS_FILE = PACKAGE.parent.parent / "docs" / "report-format.md"
 KINDS = ("local", "global", "attribute", "container-element", "parameter", "expression")
-COMMANDS = ("run", "show")
+COMMANDS = ("run", "show", "lint")
 
 _NULLABLE_INT = {"type": ["integer", "null"]}
 _NULLABLE_STR = {"type": ["string", "null"]}
@@ -89,7 +89,7 @@ def schema() -> dict[str, Any]:
             "finding": {
                 **_object(["error", "category", "message", "culprit", "failing_backward",
                            "freeing_backward", "fix"], {
-                    "error": {"enum": [f.error for f in families]},
+                    "error": {"enum": [f.error for f in families] + ["lint"]},
                     "category": {"type": "string"},
                     "title": {"type": "string"},
                     "message": {"type": "string"},
@@ -101,8 +101,16 @@ def schema() -> dict[str, Any]:
                                                    {"type": "null"}]},
                     "fix": {"oneOf": [{"$ref": "#/$defs/fix"}, {"type": "null"}]},
                     "details": {"type": "object"},
+                    "rule": {"type": "string", "pattern": "^AGD[0-9]{3}$"},
+                    "column": {"type": "integer", "minimum": 1},
                 }),
-                "allOf": per_family,
+                "allOf": per_family + [{
+                    # A lint finding names its rule, and the runtime cause it predicts.
+                    "if": {"properties": {"error": {"const": "lint"}}},
+                    "then": {"required": ["rule", "column"], "properties": {
+                        "category": {"enum": sorted({c for f in families
+                                                     for c in diagnosis.categories(f.error)})},
+                        "details": {"required": ["predicts"]}}}}],
             },
         },
     }

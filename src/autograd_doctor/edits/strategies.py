@@ -36,6 +36,8 @@ STRATEGIES: dict[str, str] = {
                         "one starts afresh",
     "detach-input": "use .detach() on the input where a loss must not train what produced it",
     "sum-losses": "add two losses over one forward and call backward once",
+    "drop-retain-graph": "drop retain_graph=True where nothing backwards the graph again "
+                         "(lint's autofix)",
     "retain-graph-first-call": "keep the graph for a second backward with retain_graph=True on "
                                "the first call only",
     "create-graph": "make a gradient differentiable with create_graph=True (a gradient "

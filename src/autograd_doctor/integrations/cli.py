@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING
 from autograd_doctor.findings import TOOL_VERSION, Report
 
 if TYPE_CHECKING:
+    from autograd_doctor.lint.command import LintOptions
     from autograd_doctor.verify.fixes import Change
 
 EXIT_USAGE = 2
@@ -40,6 +41,7 @@ class Options:
     verify_budget: float = 120.0
     category: str = ""
     report: str = ""
+    lint: LintOptions | None = None
     # Once the user's script has run, its exit code: a failure of ours after that must not
     # replace it.
     outcome_code: int | None = None
@@ -78,6 +80,34 @@ def parser() -> argparse.ArgumentParser:
     explain.add_argument("category", nargs="?", default="",
                          help="a category such as carried-state (omit to list them)")
 
+    lint = sub.add_parser(
+        "lint", help="find graph-lifetime bugs in source, before it runs",
+        description="Read Python files (folders are walked; .gitignore and the "
+                    "[tool.autograd-doctor] table of pyproject.toml are honoured) and report "
+                    "code that will fail or misbehave in autograd. Exit codes: 0 nothing "
+                    "found, 1 findings, 2 usage or internal error.")
+    lint.add_argument("paths", nargs="+", metavar="PATH", help="files or folders")
+    lint.add_argument("--format", choices=("text", "json", "sarif"), default="text",
+                      help="text (path:line:col: RULE message), json, or sarif (SARIF 2.1.0)")
+    lint.add_argument("-o", "--output", metavar="FILE", help="write the report to FILE")
+    lint.add_argument("--select", metavar="RULES", help="only these rules or prefixes "
+                      "(comma-separated, e.g. AGD101,AGD11)")
+    lint.add_argument("--ignore", metavar="RULES", help="skip these rules or prefixes")
+    lint.add_argument("--fix", action="store_true",
+                      help="apply the safe fixes in place (they never change what a correct "
+                           "program computes)")
+    lint.add_argument("--unsafe-fixes", action="store_true",
+                      help="with --fix or --diff, also apply the suggested fixes, which "
+                           "change what the program computes")
+    lint.add_argument("--diff", action="store_true",
+                      help="print the fixes as a diff instead of writing them")
+    lint.add_argument("--jobs", "-j", type=int, default=0, metavar="N",
+                      help="files linted in parallel (default: one process per core)")
+
+    rule = sub.add_parser("rule", help="print a lint rule's documentation and examples")
+    rule.add_argument("code", nargs="?", default="", help="a rule code such as AGD101 "
+                      "(omit to list the rules)")
+
     show = sub.add_parser("show", help="re-render a saved JSON report")
     show.add_argument("report", help="a report written with --format json")
     _add_output(show)
@@ -95,7 +125,7 @@ def parse(argv: list[str]) -> Options:
     if ns.command is None:
         parser().print_help(sys.stderr)
         raise SystemExit(EXIT_USAGE)
-    fmt = getattr(ns, "format", None)
+    fmt = getattr(ns, "format", None) if ns.command not in ("lint", "rule") else "terminal"
     output = getattr(ns, "output", None)
     if fmt is None:
         fmt = "json" if output and output.endswith(".json") else "terminal"
@@ -114,6 +144,18 @@ def parse(argv: list[str]) -> Options:
         options.verify_budget = ns.verify_budget
     elif ns.command == "explain":
         options.category = ns.category
+    elif ns.command == "lint":
+        from autograd_doctor.lint.command import LintOptions
+
+        def codes(raw: str | None) -> frozenset[str] | None:
+            return frozenset(c.strip().upper() for c in raw.split(",") if c.strip()) \
+                if raw else None
+
+        options.lint = LintOptions(tuple(ns.paths), ns.format, codes(ns.select),
+                                   codes(ns.ignore) or frozenset(), ns.fix, ns.unsafe_fixes,
+                                   ns.diff, ns.jobs, ns.output)
+    elif ns.command == "rule":
+        options.category = ns.code
     elif ns.command == "show":
         options.report = ns.report
     return options
@@ -126,6 +168,12 @@ def main(argv: list[str] | None = None) -> int:
             return run(options)
         if options.command == "explain":
             return explain(options)
+        if options.command == "lint" and options.lint is not None:
+            from autograd_doctor.lint.command import lint_command
+
+            return lint_command(options.lint)
+        if options.command == "rule":
+            return rule_doc(options.category)
         return show(options)
     except Exception as exc:  # noqa: BLE001 - our own bug: one line, never the user's traceback
         print(f"autograd-doctor: internal error ({type(exc).__name__}: {exc}); "
@@ -269,6 +317,29 @@ def explain(options: Options) -> int:
                             ("fixed", getattr(module, "FIXED", ""))):
             if text:
                 print(f"\n--- {title} ---\n{text.rstrip()}")
+    return 0
+
+
+def rule_doc(code: str) -> int:
+    from autograd_doctor.lint.rules import examples, rule, rules
+
+    if not code:
+        for module in rules():
+            summary = (module.__doc__ or "").strip().splitlines()[0]
+            print(f"{module.CODE}  {module.ERROR + '/' + module.CATEGORY:<40} {summary}")
+        return 0
+    chosen = rule(code)
+    if chosen is None:
+        print(f"autograd-doctor: unknown rule {code!r}; `autograd-doctor rule` lists them",
+              file=sys.stderr)
+        return EXIT_USAGE
+    module = chosen
+    print(f"{module.CODE} ({module.NAME}) predicts {module.ERROR}: {module.CATEGORY}\n")
+    print((module.__doc__ or "").strip())
+    bad, good = examples(module)
+    for title, texts in (("bad", bad), ("good", good)):
+        for text in texts[:1]:
+            print(f"\n--- {title} ---\n{text.strip()}")
     return 0
 
 

@@ -1,0 +1,98 @@
+"""Values carried from one iteration of a training loop into the next with their history.
+
+Shared by the rules that see the same shape with different consequences: without
+`retain_graph` the second backward fails (AGD101); with it, every step's graph stays alive
+(AGD107). A value is carried when a loop (or a function that backwards and is called again,
+for state on `self` or declared global/nonlocal) binds it from an expression that reads it
+and has history, binds it nowhere else, and a backward in that loop reaches it.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from autograd_doctor.lint import facts as f
+from autograd_doctor.source import patterns, reading
+
+
+@dataclass(frozen=True)
+class Carried:
+    scope: ast.AST
+    loop: ast.AST  # the loop, or the function whose calls carry it
+    store: ast.Assign  # `out, h = model(x, h)`
+    name: str  # h
+    backwards: tuple[f.Backward, ...]  # the backward calls that reach it
+
+
+def carried(facts: f.FileFacts) -> Iterator[Carried]:
+    seen: set[tuple[int, str]] = set()
+    for scope in f.scopes(facts.tree):
+        repeated: list[ast.AST] = list(f.loops(scope))
+        if not isinstance(scope, ast.Module):
+            repeated.append(scope)
+        for loop in repeated:
+            backs = f.backwards(loop)
+            if not backs:
+                continue
+            body = f.body_statements(loop)
+            defs = f.flow(body)
+            again = f.flow(body, start=defs)  # the loss may come before the update
+            for stmt in body:
+                name = _fed_back(facts, scope, loop, stmt, body)
+                if name is None or (stmt.lineno, name) in seen:
+                    continue
+                reached = tuple(b for b in backs if id(stmt) in defs.of(b.target)
+                                or id(stmt) in again.of(b.target))
+                if reached:
+                    seen.add((stmt.lineno, name))
+                    assert isinstance(stmt, ast.Assign)
+                    yield Carried(scope, loop, stmt, name, reached)
+
+
+def _fed_back(facts: f.FileFacts, scope: ast.AST, loop: ast.AST, stmt: ast.stmt,
+              body: list[ast.stmt]) -> str | None:
+    if not isinstance(stmt, ast.Assign) or f.under_no_grad(scope, stmt):
+        return None
+    live = f.live_names(stmt.value)
+    if any(isinstance(c, ast.Call) and f.opaque_call(facts, c) for c in f.live_nodes(
+            stmt.value)):
+        return None
+    for target in reading.targets(stmt):
+        name = reading.text(target)
+        if not isinstance(target, (ast.Name, ast.Attribute)) or name not in live:
+            continue
+        if patterns.accumulates(stmt, name):
+            continue  # a running total: the accumulated-loss and -tensor rules
+        if not all(w is stmt for w in f.writes(loop, name)):
+            continue
+        if loop is scope and not _kept_between_calls(scope, name):
+            continue
+        if loop is not scope and not _before(scope, loop, name):
+            continue
+        if _has_history(facts, stmt, body):
+            return name
+    return None
+
+
+def _has_history(facts: f.FileFacts, stmt: ast.Assign, body: list[ast.stmt]) -> bool:
+    if f.makes_history(facts, stmt.value):
+        return True
+    defs = f.flow(body, until=stmt)
+    return any(f.makes_history(facts, _value(defs.by_id[d])) for d in defs.of(stmt.value))
+
+
+def _value(stmt: ast.stmt) -> ast.AST:
+    return getattr(stmt, "value", None) or stmt
+
+
+def _kept_between_calls(function: ast.AST, name: str) -> bool:
+    return name.startswith("self.") or reading.declares_outer(function, name.split(".")[0])
+
+
+def _before(scope: ast.AST, loop: ast.AST, name: str) -> bool:
+    if "." in name or name in reading.parameters(scope):
+        return True  # an attribute (set in __init__ or an earlier call) or an argument
+    return any(w.lineno < loop.lineno and not reading.inside(w, loop)  # type: ignore[attr-defined]
+               for w in f.writes(scope, name))

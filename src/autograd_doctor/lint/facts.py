@@ -1,0 +1,444 @@
+"""What a static reader can know about one file: which names are models, which loops train,
+what each backward call reaches, and which values carry history into it.
+
+Torch-free and file-local. The facts are deliberately narrow: a value "has history" only when
+it comes from calling something the file shows to be a model (an `nn` layer built here, an
+instance of an `nn.Module` subclass defined here, or an object whose `.parameters()` are read
+here) or from an `nn.Parameter`. A rule that only fires on such values stays quiet on data
+pipelines, metrics and helpers it cannot see into.
+"""
+
+from __future__ import annotations
+
+import ast
+import functools
+import os
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+
+from autograd_doctor.source import patterns, reading
+
+Loop = ast.For | ast.AsyncFor | ast.While
+Function = ast.FunctionDef | ast.AsyncFunctionDef
+
+# Methods of a model that do not run it (reading them makes no graph).
+_NOT_FORWARD = frozenset({
+    "parameters", "named_parameters", "buffers", "named_buffers", "children", "modules",
+    "named_modules", "train", "eval", "to", "cuda", "cpu", "zero_grad", "state_dict",
+    "load_state_dict", "requires_grad_", "apply", "register_forward_hook",
+    "register_buffer", "register_forward_pre_hook", "register_full_backward_hook", "half",
+    "float", "double", "type", "share_memory", "init_hidden", "init_state", "reset",
+    "reset_parameters", "extra_repr", "get_parameter", "get_submodule", "add_module",
+})
+# Calls that take a value out of the graph: their receiver is not live in the result.
+_CUTTING_METHODS = frozenset({"detach", "item", "tolist", "numpy", "detach_"})
+_MODULE_BASES = ("Module", "Sequential", "ModuleList", "ModuleDict", "LightningModule",
+                 "PreTrainedModel")
+# Constructors whose result holds parameters (torch.nn layers and containers).
+_NN_PREFIXES = ("nn.", "torch.nn.")
+_NN_NOT_MODULES = ("nn.functional.", "nn.init.", "nn.utils.", "torch.nn.functional.",
+                   "torch.nn.init.", "torch.nn.utils.", "nn.Parameter", "torch.nn.Parameter")
+_PARAMETER_CALLS = ("nn.Parameter", "torch.nn.Parameter", "Parameter")
+
+
+@dataclass(frozen=True)
+class Backward:
+    """One call that runs backward: what it backwards, and whether it keeps the graph."""
+
+    call: ast.Call
+    target: ast.expr
+    retains: bool  # retain_graph / create_graph set (or not a literal False)
+
+
+@dataclass
+class FileFacts:
+    tree: ast.Module
+    models: set[str] = field(default_factory=set)  # expressions naming a model
+    parameters: set[str] = field(default_factory=set)  # names bound to nn.Parameter
+    no_grad_functions: set[str] = field(default_factory=set)  # functions under no_grad
+    functions: dict[str, Function] = field(default_factory=dict)
+    classes: dict[str, str] = field(default_factory=dict)  # model expression -> its class here
+    # Classes of this file whose code detaches or turns recording off somewhere: what their
+    # instances return cannot be judged from outside.
+    opaque: set[str] = field(default_factory=set)
+    # Optimizer expression -> the models whose `.parameters()` its constructor reads.
+    optimizers: dict[str, set[str]] = field(default_factory=dict)
+
+
+def forget() -> None:
+    """Drop what was memoised about the last file's tree (called after each file)."""
+    for memo in (backwards, loops, scopes, body_statements):
+        memo.cache_clear()
+
+
+def read_file(tree: ast.Module, path: str = "") -> FileFacts:
+    facts = FileFacts(tree)
+    module_classes, facts.opaque = _classes(tree)
+    # Models imported from a module next to this file (`from model import Net`) are read
+    # there: which classes are models, and which detach inside.
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and node.module and not node.level and path:
+            theirs, opaque = _sibling_classes(os.path.dirname(os.path.abspath(path)),
+                                              node.module)
+            for alias in node.names:
+                if alias.name in theirs:
+                    module_classes.add(alias.asname or alias.name)
+                if alias.name in opaque:
+                    facts.opaque.add(alias.asname or alias.name)
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            facts.functions.setdefault(node.name, node)
+            if any(patterns.is_no_grad(d) for d in node.decorator_list):
+                facts.no_grad_functions.add(node.name)
+        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) \
+                and node.func.attr in ("parameters", "named_parameters"):
+            facts.models.add(reading.text(node.func.value))
+        elif isinstance(node, (ast.Assign, ast.AnnAssign)) and node.value is not None:
+            value = node.value
+            built = _constructed(value)
+            targets = reading.targets(node)
+            if built and (built.startswith(_NN_PREFIXES) and not built.startswith(
+                    _NN_NOT_MODULES) or built in module_classes):
+                facts.models.update(reading.text(t) for t in targets)
+                if built in module_classes:
+                    facts.classes.update((reading.text(t), built) for t in targets)
+            elif built in _PARAMETER_CALLS:
+                facts.parameters.update(reading.text(t) for t in targets)
+            held = {reading.text(n.func.value) for n in ast.walk(value)
+                    if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute)
+                    and n.func.attr in ("parameters", "named_parameters")}
+            if built and held and "optim" in built.lower() or built.rsplit(".", 1)[-1] in (
+                    "Adam", "AdamW", "SGD", "RMSprop", "Adagrad") and held:
+                facts.optimizers.update((reading.text(t), held) for t in targets)
+    return facts
+
+
+def _constructed(value: ast.expr) -> str:
+    """The callable of `X(...)` (also under `.to(device)` and friends)."""
+    while isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute) \
+            and value.func.attr in ("to", "cuda", "cpu", "float", "double", "half", "train",
+                                    "eval", "requires_grad_"):
+        value = value.func.value
+    return reading.text(value.func) if isinstance(value, ast.Call) else ""
+
+
+@functools.lru_cache(maxsize=256)
+def _sibling_classes(folder: str, module: str) -> tuple[frozenset[str], frozenset[str]]:
+    file = os.path.join(folder, *module.split(".")) + ".py"
+    try:
+        with open(file, "rb") as handle:
+            tree = ast.parse(handle.read())
+    except (OSError, SyntaxError, ValueError):
+        return frozenset(), frozenset()
+    models, opaque = _classes(tree)
+    return frozenset(models), frozenset(opaque)
+
+
+def _classes(tree: ast.Module) -> tuple[set[str], set[str]]:
+    """The model classes of a file, and those of its classes that detach or turn recording
+    off somewhere inside (what they return cannot be judged from outside)."""
+    opaque = {c.name for c in ast.walk(tree) if isinstance(c, ast.ClassDef) and any(
+        patterns.history_cut(n) or isinstance(n, ast.With) and any(
+            patterns.is_no_grad(i.context_expr) for i in n.items) for n in ast.walk(c))}
+    return _module_classes(tree), opaque
+
+
+def model_classes(tree: ast.Module) -> set[str]:
+    return _module_classes(tree)
+
+
+def _module_classes(tree: ast.Module) -> set[str]:
+    """Classes of this file that are models (subclasses of nn.Module, also indirectly)."""
+    classes = {n.name: n for n in ast.walk(tree) if isinstance(n, ast.ClassDef)}
+    found: set[str] = set()
+    changed = True
+    while changed:
+        changed = False
+        for name, cls in classes.items():
+            if name in found:
+                continue
+            bases = [reading.text(b) for b in cls.bases]
+            if any(b.rsplit(".", 1)[-1] in _MODULE_BASES or b in found for b in bases):
+                found.add(name)
+                changed = True
+    return found
+
+
+def is_forward(facts: FileFacts, call: ast.Call) -> bool:
+    """Does this call run a model (`model(x)`, `self.encoder(x)`, `net.decode(z)`)?"""
+    func = reading.text(call.func)
+    if func in facts.models:
+        return True
+    if isinstance(call.func, ast.Attribute) and call.func.attr not in _NOT_FORWARD:
+        return reading.text(call.func.value) in facts.models
+    return False
+
+
+def opaque_call(facts: FileFacts, call: ast.Call) -> bool:
+    """A call into a model of this file that detaches something inside."""
+    func = reading.text(call.func)
+    owner = func if func in facts.classes else func.rsplit(".", 1)[0]
+    return facts.classes.get(owner, "") in facts.opaque
+
+
+def makes_history(facts: FileFacts, node: ast.AST) -> bool:
+    """Does evaluating `node` run a model or compute with a parameter, outside any cut?"""
+    for sub in live_nodes(node):
+        if isinstance(sub, ast.Call) and is_forward(facts, sub):
+            return True
+        if isinstance(sub, (ast.Name, ast.Attribute)) and reading.text(sub) in facts.parameters:
+            return True
+    return False
+
+
+def live_nodes(node: ast.AST) -> Iterator[ast.AST]:
+    """Nodes of `node` whose value can reach the result with its history: not under
+    `.detach()`, `.item()`, `.data`, `.numpy()`, nor in a nested function."""
+    stack = [node]
+    while stack:
+        sub = stack.pop()
+        yield sub
+        if isinstance(sub, ast.Call) and isinstance(sub.func, ast.Attribute) \
+                and sub.func.attr in _CUTTING_METHODS:
+            stack.extend(sub.args)
+            stack.extend(k.value for k in sub.keywords)
+            continue
+        if isinstance(sub, ast.Attribute) and sub.attr in ("data", "shape", "grad",
+                                                          "requires_grad", "device", "dtype"):
+            continue
+        if isinstance(sub, (ast.Lambda, ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            continue
+        stack.extend(ast.iter_child_nodes(sub))
+
+
+def live_names(node: ast.AST) -> set[str]:
+    """Names and dotted names whose value `node` passes on with its history."""
+    out: set[str] = set()
+    for sub in live_nodes(node):
+        if isinstance(sub, (ast.Name, ast.Attribute)) and isinstance(sub.ctx, ast.Load):
+            out.add(reading.text(sub))
+    return out
+
+
+@functools.cache
+def backwards(node: ast.AST) -> list[Backward]:
+    """Backward calls in `node` (not in nested functions), in source order."""
+    found: list[Backward] = []
+    for sub in reading.own_nodes(node) if not isinstance(node, ast.expr) else ast.walk(node):
+        if not isinstance(sub, ast.Call):
+            continue
+        func = reading.text(sub.func)
+        target: ast.expr | None = None
+        if isinstance(sub.func, ast.Attribute) and sub.func.attr in ("backward",
+                                                                     "manual_backward"):
+            receiver = sub.func.value
+            owner = reading.text(receiver).rsplit(".", 1)[-1]
+            if func.startswith(("torch.autograd", "autograd.")) or owner in (
+                    "accelerator", "fabric", "self") or sub.func.attr == "manual_backward":
+                target = sub.args[0] if sub.args else None
+            elif isinstance(receiver, ast.Call) and receiver.args and reading.text(
+                    receiver.func).endswith(".scale"):
+                target = receiver.args[0]
+            else:
+                target = receiver
+        elif func in ("torch.autograd.grad", "autograd.grad") and sub.args:
+            target = sub.args[0]
+        if target is not None:
+            found.append(Backward(sub, target, _retains(sub)))
+    return sorted(found, key=lambda b: (b.call.lineno, b.call.col_offset))
+
+
+def _retains(call: ast.Call) -> bool:
+    for keyword in call.keywords:
+        if keyword.arg in ("retain_graph", "create_graph") and not (
+                isinstance(keyword.value, ast.Constant) and not keyword.value.value):
+            return True
+        if keyword.arg is None:  # **kwargs: cannot tell
+            return True
+    return False
+
+
+@functools.cache
+def loops(scope: ast.AST) -> list[Loop]:
+    found = [n for n in reading.own_nodes(scope) if isinstance(n, (ast.For, ast.AsyncFor,
+                                                                     ast.While))]
+    return sorted(found, key=lambda n: n.lineno)
+
+
+@functools.cache
+def scopes(tree: ast.Module) -> list[ast.Module | Function]:
+    return [tree] + [n for n in ast.walk(tree) if isinstance(n, (ast.FunctionDef,
+                                                                  ast.AsyncFunctionDef))]
+
+
+@functools.cache
+def body_statements(node: ast.AST) -> list[ast.stmt]:
+    """Simple statements inside `node` (a loop, a function), in source order, not descending
+    into nested functions or classes."""
+    found = [n for n in reading.own_nodes(node) if isinstance(n, ast.stmt)
+             and not reading.is_compound(n)]
+    return sorted(found, key=lambda n: (n.lineno, n.col_offset))
+
+
+def writes(node: ast.AST, expression: str) -> list[ast.AST]:
+    """Everything in `node` that rebinds `expression`: assignments, loop targets, `del`,
+    in-place detaching (`h.detach_()`)."""
+    found: list[ast.AST] = []
+    for sub in reading.own_nodes(node):
+        if isinstance(sub, (ast.Assign, ast.AugAssign, ast.AnnAssign, ast.For, ast.AsyncFor,
+                            ast.With, ast.AsyncWith)):
+            if any(reading.text(t) == expression for t in reading.targets(sub)):
+                found.append(sub)
+        elif isinstance(sub, ast.Delete) and any(reading.text(t) == expression
+                                                 for t in sub.targets):
+            found.append(sub)
+        elif isinstance(sub, ast.Call) and isinstance(sub.func, ast.Attribute) and \
+                sub.func.attr in ("detach_", "requires_grad_", "zero_", "clear") and \
+                reading.text(sub.func.value) == expression:
+            found.append(sub)
+        elif isinstance(sub, ast.NamedExpr) and reading.text(sub.target) == expression:
+            found.append(sub)
+    return found
+
+
+def under_no_grad(scope: ast.AST, node: ast.AST) -> bool:
+    """Is `node` inside a `with torch.no_grad():` (or inference_mode) block of `scope`, or is
+    `scope` itself decorated so?"""
+    if isinstance(scope, (ast.FunctionDef, ast.AsyncFunctionDef)) and any(
+            patterns.is_no_grad(d) for d in scope.decorator_list):
+        return True
+    return any(isinstance(w, (ast.With, ast.AsyncWith)) and any(
+        patterns.is_no_grad(i.context_expr) for i in w.items) and any(
+        reading.inside(node, s) for s in w.body) for w in reading.own_nodes(scope))
+
+
+@dataclass(frozen=True)
+class Defs:
+    """Reaching definitions along one pass over statements: for each name, the statement
+    that last bound it, and for each statement, the statements its value came from."""
+
+    current: dict[str, ast.stmt]
+    sources: dict[int, frozenset[int]]  # id(stmt) -> ids of statements it depends on
+    by_id: dict[int, ast.stmt]
+
+    def of(self, node: ast.AST) -> frozenset[int]:
+        """The statements whose values `node` (read now) carries, transitively."""
+        out: set[int] = set()
+        for name in live_names(node):
+            stmt = self.current.get(name)
+            if stmt is not None:
+                out.add(id(stmt))
+                out |= self.sources.get(id(stmt), frozenset())
+        return frozenset(out)
+
+
+def flow(statements: list[ast.stmt], until: ast.AST | None = None,
+         start: Defs | None = None) -> Defs:
+    """Walk `statements` in order up to (not including) the one that contains `until`."""
+    current = dict(start.current) if start else {}
+    sources = dict(start.sources) if start else {}
+    by_id = dict(start.by_id) if start else {}
+    for stmt in statements:
+        if until is not None and reading.inside(until, stmt):
+            break
+        value = _value(stmt)
+        if value is None:
+            continue
+        deps = Defs(current, sources, by_id).of(value)
+        by_id[id(stmt)] = stmt
+        for target in _bound(stmt):
+            key = reading.text(target)
+            if isinstance(stmt, ast.AugAssign) or isinstance(target, ast.Subscript) or \
+                    isinstance(stmt, ast.Expr):
+                previous = current.get(key)
+                if previous is not None:
+                    deps = deps | {id(previous)} | sources.get(id(previous), frozenset())
+            sources[id(stmt)] = deps
+            current[key] = stmt
+    return Defs(current, sources, by_id)
+
+
+def _value(stmt: ast.stmt) -> ast.expr | None:
+    if isinstance(stmt, (ast.Assign, ast.AugAssign, ast.AnnAssign)):
+        return stmt.value
+    if isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call) and isinstance(
+            stmt.value.func, ast.Attribute) and stmt.value.func.attr in reading.MUTATORS:
+        return stmt.value
+    return None
+
+
+def _bound(stmt: ast.stmt) -> list[ast.expr]:
+    if isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call) and isinstance(
+            stmt.value.func, ast.Attribute):
+        return [stmt.value.func.value]  # `bank.append(x)`: the container now holds x
+    out = []
+    for target in reading.targets(stmt):
+        out.append(target.value if isinstance(target, ast.Subscript) else target)
+    return out
+
+
+def enclosing_loop(scope: ast.AST, node: ast.AST) -> Loop | None:
+    found = [loop for loop in loops(scope) if reading.inside(node, loop) and node is not loop]
+    return found[-1] if found else None
+
+
+def steps_between(body: list[ast.stmt], first: ast.AST, second: ast.AST) -> list[ast.Call]:
+    """`X.step()` calls strictly between two nodes of one body (an optimizer update)."""
+    start, end = first.lineno, second.lineno  # type: ignore[attr-defined]
+    return [n for s in body for n in ast.walk(s) if isinstance(n, ast.Call)
+            and isinstance(n.func, ast.Attribute) and n.func.attr == "step"
+            and start < n.lineno < end and not n.args]
+
+
+def history_statements(facts: FileFacts, defs: Defs, ids: frozenset[int]) -> list[ast.stmt]:
+    """Of the statements `ids`, those that run a model or compute with a parameter."""
+    found = [defs.by_id[i] for i in ids if i in defs.by_id]
+    return sorted((s for s in found if makes_history(facts, _statement_value(s))),
+                  key=lambda s: s.lineno)
+
+
+def _statement_value(stmt: ast.stmt) -> ast.AST:
+    value = _value(stmt)
+    return value if value is not None else stmt
+
+
+def shared_forward(facts: FileFacts, scope: ast.AST, body: list[ast.stmt], first: Backward,
+                   second: Backward) -> ast.stmt | None:
+    """The last statement before `first` that both backward calls reach, run outside
+    no_grad, with history: the part of the graph the first call frees for the second."""
+    at_first = flow(body, until=first.call)
+    at_second = flow(body, until=second.call)
+    common = at_first.of(first.target) & at_second.of(second.target)
+    shared = [s for s in history_statements(facts, at_second, common)
+              if s.lineno < first.call.lineno and not under_no_grad(scope, s)]
+    return shared[-1] if shared else None
+
+
+def chain_names(defs: Defs, back: Backward) -> set[str]:
+    """Every name read (with its history) on the way into what `back` backwards."""
+    out = live_names(back.target)
+    for i in defs.of(back.target):
+        if i in defs.by_id:
+            out |= live_names(_statement_value(defs.by_id[i]))
+    return out
+
+
+def feeds_backward(body: list[ast.stmt], value: ast.expr, backs: list[Backward]) -> bool:
+    """Does `value` read a name that some backward call in `body` backwards, directly or
+    through the statements it depends on? (A value that feeds a loss has a graph; one that
+    merely came out of the same call, such as routing counts, may not.)"""
+    names = live_names(value)
+    return any(names & chain_names(flow(body, until=b.call), b) for b in backs)
+
+
+def training_bodies(tree: ast.Module) -> Iterator[tuple[ast.AST, ast.AST, list[ast.stmt]]]:
+    """(scope, loop or function, its statements) for every loop and every function."""
+    for scope in scopes(tree):
+        for loop in loops(scope):
+            yield scope, loop, body_statements(loop)
+        if not isinstance(scope, ast.Module):
+            yield scope, scope, body_statements(scope)
+
+
+def statement_of(body: list[ast.stmt], node: ast.AST) -> ast.stmt | None:
+    return next((s for s in body if reading.inside(node, s)), None)

@@ -1,0 +1,127 @@
+"""Tensors with history appended to a list every training step.
+
+What it finds: in a loop that calls backward, `history.append(x)` where `x` comes from a
+model (predictions, per-step losses), the list lives across iterations, and no backward ever
+reads it.
+
+Why it matters: each element keeps its step's whole graph alive. Nothing fails, but memory
+grows with every step until the job runs out of it.
+
+The fix: append `x.detach()` (or `x.item()` for a number). The autofix appends `.detach()`:
+the same values, without the graphs.
+"""
+
+from __future__ import annotations
+
+import ast
+
+from autograd_doctor.edits import forms
+from autograd_doctor.lint import facts as f
+from autograd_doctor.lint.rules import Check, Edit, Hit, Suggestion
+from autograd_doctor.source import reading
+
+CODE = "AGD112"
+NEEDS = ("backward", "grad(")  # words a file must contain for the rule to read it
+NAME = "history-kept-in-list"
+ERROR = "graph-growth"
+CATEGORY = "history-list"
+
+BAD = ('''
+import torch
+import torch.nn as nn
+
+model = nn.Linear(4, 1)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+losses = []
+for step in range(10):
+    loss = model(torch.randn(8, 4)).pow(2).mean()
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+    losses.append(loss)
+print(torch.stack(losses).mean())
+''',)
+GOOD = ('''
+import torch
+import torch.nn as nn
+
+model = nn.Linear(4, 1)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+losses = []
+for step in range(10):
+    loss = model(torch.randn(8, 4)).pow(2).mean()
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+    losses.append(loss.item())
+print(sum(losses) / len(losses))
+''', '''
+import torch
+import torch.nn as nn
+
+model = nn.Linear(4, 1)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+for epoch in range(2):
+    terms = []
+    for step in range(4):
+        terms.append(model(torch.randn(8, 4)).pow(2).mean())
+    opt.zero_grad()
+    torch.stack(terms).mean().backward()
+    opt.step()
+''')
+
+
+def check(facts: f.FileFacts) -> Check:
+    for scope in f.scopes(facts.tree):
+        everything = f.body_statements(scope)
+        backs_anywhere = f.backwards(scope)
+        for loop in f.loops(scope):
+            if not f.backwards(loop):
+                continue
+            body = f.body_statements(loop)
+            for stmt in body:
+                found = _append(stmt)
+                if found is None or f.under_no_grad(scope, stmt):
+                    continue
+                name, value = found
+                if f.writes(loop, name) or not _made_before(scope, loop, name):
+                    continue
+                defs = f.flow(body, until=stmt)
+                if not (f.makes_history(facts, value) or f.history_statements(
+                        facts, defs, defs.of(value))) or not f.feeds_backward(
+                        body, value, f.backwards(loop)):
+                    continue
+                whole = f.flow(everything)
+                if any(name in f.live_names(b.target) or id(stmt) in whole.of(b.target)
+                       or _feeds(everything, name, b) for b in backs_anywhere):
+                    continue
+                text = reading.text(value)
+                fix = Suggestion("detach-on-store", f"keep {text} without its graph",
+                                 (Edit("replace", value, forms.detached(text)),), safe=True)
+                yield Hit(stmt, f"`{name}` gets `{text}` with its graph every iteration of "
+                          f"the loop on line {loop.lineno}: every step's graph stays alive "
+                          f"and memory grows. Append `{forms.detached(text)}`.", name, fix)
+
+
+def _append(stmt: ast.stmt) -> tuple[str, ast.expr] | None:
+    if isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call) and isinstance(
+            stmt.value.func, ast.Attribute) and stmt.value.func.attr in ("append",
+                                                                          "appendleft") \
+            and len(stmt.value.args) == 1 and isinstance(stmt.value.func.value,
+                                                         (ast.Name, ast.Attribute)):
+        return reading.text(stmt.value.func.value), stmt.value.args[0]
+    return None
+
+
+def _made_before(scope: ast.AST, loop: f.Loop, name: str) -> bool:
+    if "." in name:
+        return True
+    return any(w.lineno < loop.lineno for w in f.writes(scope, name)  # type: ignore[attr-defined]
+               if not reading.inside(w, loop))
+
+
+def _feeds(statements: list[ast.stmt], name: str, back: f.Backward) -> bool:
+    """Is the list read by a statement that a backward call depends on?"""
+    defs = f.flow(statements, until=back.call)
+    return any(name in f.live_names(getattr(defs.by_id[i], "value", defs.by_id[i]))
+               for i in defs.of(back.target) if i in defs.by_id)
