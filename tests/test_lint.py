@@ -207,14 +207,14 @@ def test_lint_fix_agrees_with_the_runtime_fix_where_both_apply() -> None:
     assert agreed / checked >= 0.85, (agreed, checked)
 
 
-def test_torch_sources_lint_without_a_crash() -> None:
-    """Part of torch (nn, optim, autograd, distributions, testing): the benchmark lints all of
-    it. No traceback, and nothing but AGD000 on code that is not ours to judge."""
+def test_all_of_torch_lints_without_a_crash_or_a_false_finding() -> None:
+    """Every .py file of the installed torch (over a million lines): no traceback, files
+    Python cannot parse reported as AGD000, and no finding on torch's own code (each one
+    seen there so far was false, and was fixed as a defect)."""
     import torch
 
-    root = Path(torch.__file__).parent
-    paths = [p for sub in ("nn", "optim", "autograd", "distributions", "testing/_internal")
-             for p in sorted((root / sub).rglob("*.py"))]
+    paths = sorted(Path(torch.__file__).parent.rglob("*.py"))
+    assert len(paths) > 1000
     problems = lint_files(paths, jobs=2)
     assert [p for p in problems if p.rule != PARSE_ERROR] == []
 

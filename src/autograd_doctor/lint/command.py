@@ -35,6 +35,15 @@ class LintOptions:
 
 
 def lint_command(options: LintOptions) -> int:
+    try:
+        return _lint_command(options)
+    except Exception as exc:  # noqa: BLE001 - our bug: one line and exit code 2, as documented
+        print(f"autograd-doctor lint: internal error ({type(exc).__name__}: {exc}); this is "
+              f"an autograd-doctor problem, please report it", file=sys.stderr)
+        return EXIT_USAGE
+
+
+def _lint_command(options: LintOptions) -> int:
     missing = [p for p in options.paths if not os.path.exists(p)]
     if missing:
         print(f"autograd-doctor lint: no such file or folder: {', '.join(missing)}",
@@ -91,11 +100,7 @@ def _lint_chunk(paths: list[Path], select: frozenset[str] | None,
         except OSError as exc:
             found.append(Problem(str(path), 1, 1, PARSE_ERROR, f"cannot read the file: {exc}"))
             continue
-        try:
-            found += lint_text(str(path), source, select, ignore)
-        except RecursionError:
-            found.append(Problem(str(path), 1, 1, PARSE_ERROR,
-                                 "the file nests too deeply to analyse"))
+        found += lint_text(str(path), source, select, ignore)
     return found
 
 

@@ -61,6 +61,8 @@ def lint_text(path: str, source: bytes, select: frozenset[str] | None = None,
         return [Problem(path, 1, 1, PARSE_ERROR, f"cannot decode the file: {exc}")]
     try:
         tree = ast.parse(text, filename=path)
+    except RecursionError:
+        return [Problem(path, 1, 1, PARSE_ERROR, "the file nests too deeply to parse")]
     except (SyntaxError, ValueError) as exc:
         line = getattr(exc, "lineno", None) or 1
         col = getattr(exc, "offset", None) or 1
@@ -74,6 +76,8 @@ def lint_text(path: str, source: bytes, select: frozenset[str] | None = None,
     if not wanted:
         return []
     facts = f.read_file(tree, path)
+    if not facts.has_backward:
+        wanted = [r for r in wanted if "backward" not in r.NEEDS]
     found: list[Problem] = []
     try:
         found = _run(wanted, facts, lines, path)

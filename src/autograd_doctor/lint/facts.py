@@ -39,6 +39,8 @@ _NN_PREFIXES = ("nn.", "torch.nn.")
 _NN_NOT_MODULES = ("nn.functional.", "nn.init.", "nn.utils.", "torch.nn.functional.",
                    "torch.nn.init.", "torch.nn.utils.", "nn.Parameter", "torch.nn.Parameter")
 _PARAMETER_CALLS = ("nn.Parameter", "torch.nn.Parameter", "Parameter")
+_OPTIMIZERS = ("Adam", "AdamW", "SGD", "RMSprop", "Adagrad", "LBFGS", "Adamax", "NAdam",
+               "RAdam", "Adadelta", "SparseAdam", "ASGD", "Rprop")
 
 
 @dataclass(frozen=True)
@@ -58,25 +60,38 @@ class FileFacts:
     no_grad_functions: set[str] = field(default_factory=set)  # functions under no_grad
     functions: dict[str, Function] = field(default_factory=dict)
     classes: dict[str, str] = field(default_factory=dict)  # model expression -> its class here
-    # Classes of this file whose code detaches or turns recording off somewhere: what their
-    # instances return cannot be judged from outside.
-    opaque: set[str] = field(default_factory=set)
     # Optimizer expression -> the models whose `.parameters()` its constructor reads.
     optimizers: dict[str, set[str]] = field(default_factory=dict)
+    has_backward: bool = False  # any backward or autograd.grad call in the file
+    imported_opaque: set[str] = field(default_factory=set)
+
+    @functools.cached_property
+    def opaque(self) -> set[str]:
+        """Classes whose code detaches or turns recording off somewhere: what their
+        instances return cannot be judged from outside. Asked for rarely: computed then."""
+        return _opaque(self.tree) | self.imported_opaque
 
 
 def forget() -> None:
     """Drop what was memoised about the last file's tree (called after each file)."""
-    for memo in (backwards, loops, scopes, body_statements):
+    for memo in (backwards, loops, scopes, body_statements, own, _no_grad_blocks):
         memo.cache_clear()
+
+
+@functools.cache
+def own(node: ast.AST) -> tuple[ast.AST, ...]:
+    """reading.own_nodes, kept for the file being linted: rules ask for the same scopes
+    again and again."""
+    return tuple(reading.own_nodes(node))
 
 
 def read_file(tree: ast.Module, path: str = "") -> FileFacts:
     facts = FileFacts(tree)
-    module_classes, facts.opaque = _classes(tree)
+    nodes = list(ast.walk(tree))
+    module_classes = _module_classes(tree)
     # Models imported from a module next to this file (`from model import Net`) are read
     # there: which classes are models, and which detach inside.
-    for node in ast.walk(tree):
+    for node in nodes:
         if isinstance(node, ast.ImportFrom) and node.module and not node.level and path:
             theirs, opaque = _sibling_classes(os.path.dirname(os.path.abspath(path)),
                                               node.module)
@@ -84,8 +99,11 @@ def read_file(tree: ast.Module, path: str = "") -> FileFacts:
                 if alias.name in theirs:
                     module_classes.add(alias.asname or alias.name)
                 if alias.name in opaque:
-                    facts.opaque.add(alias.asname or alias.name)
-    for node in ast.walk(tree):
+                    facts.imported_opaque.add(alias.asname or alias.name)
+    for node in nodes:
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and \
+                node.func.attr in ("backward", "manual_backward", "grad"):
+            facts.has_backward = True
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
             facts.functions.setdefault(node.name, node)
             if any(patterns.is_no_grad(d) for d in node.decorator_list):
@@ -93,7 +111,7 @@ def read_file(tree: ast.Module, path: str = "") -> FileFacts:
         elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) \
                 and node.func.attr in ("parameters", "named_parameters"):
             facts.models.add(reading.text(node.func.value))
-        elif isinstance(node, (ast.Assign, ast.AnnAssign)) and node.value is not None:
+        elif isinstance(node, (ast.Assign, ast.AnnAssign)) and isinstance(node.value, ast.Call):
             value = node.value
             built = _constructed(value)
             targets = reading.targets(node)
@@ -104,12 +122,12 @@ def read_file(tree: ast.Module, path: str = "") -> FileFacts:
                     facts.classes.update((reading.text(t), built) for t in targets)
             elif built in _PARAMETER_CALLS:
                 facts.parameters.update(reading.text(t) for t in targets)
-            held = {reading.text(n.func.value) for n in ast.walk(value)
-                    if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute)
-                    and n.func.attr in ("parameters", "named_parameters")}
-            if built and held and "optim" in built.lower() or built.rsplit(".", 1)[-1] in (
-                    "Adam", "AdamW", "SGD", "RMSprop", "Adagrad") and held:
-                facts.optimizers.update((reading.text(t), held) for t in targets)
+            if "optim" in built.lower() or built.rsplit(".", 1)[-1] in _OPTIMIZERS:
+                held = {reading.text(n.func.value) for n in ast.walk(value)
+                        if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute)
+                        and n.func.attr in ("parameters", "named_parameters")}
+                if held:
+                    facts.optimizers.update((reading.text(t), held) for t in targets)
     return facts
 
 
@@ -130,17 +148,14 @@ def _sibling_classes(folder: str, module: str) -> tuple[frozenset[str], frozense
             tree = ast.parse(handle.read())
     except (OSError, SyntaxError, ValueError):
         return frozenset(), frozenset()
-    models, opaque = _classes(tree)
-    return frozenset(models), frozenset(opaque)
+    return frozenset(_module_classes(tree)), frozenset(_opaque(tree))
 
 
-def _classes(tree: ast.Module) -> tuple[set[str], set[str]]:
-    """The model classes of a file, and those of its classes that detach or turn recording
-    off somewhere inside (what they return cannot be judged from outside)."""
-    opaque = {c.name for c in ast.walk(tree) if isinstance(c, ast.ClassDef) and any(
+def _opaque(tree: ast.Module) -> set[str]:
+    """Classes that detach or turn recording off somewhere inside."""
+    return {c.name for c in ast.walk(tree) if isinstance(c, ast.ClassDef) and any(
         patterns.history_cut(n) or isinstance(n, ast.With) and any(
             patterns.is_no_grad(i.context_expr) for i in n.items) for n in ast.walk(c))}
-    return _module_classes(tree), opaque
 
 
 def model_classes(tree: ast.Module) -> set[str]:
@@ -224,7 +239,7 @@ def live_names(node: ast.AST) -> set[str]:
 def backwards(node: ast.AST) -> list[Backward]:
     """Backward calls in `node` (not in nested functions), in source order."""
     found: list[Backward] = []
-    for sub in reading.own_nodes(node) if not isinstance(node, ast.expr) else ast.walk(node):
+    for sub in own(node) if not isinstance(node, ast.expr) else ast.walk(node):
         if not isinstance(sub, ast.Call):
             continue
         func = reading.text(sub.func)
@@ -260,7 +275,7 @@ def _retains(call: ast.Call) -> bool:
 
 @functools.cache
 def loops(scope: ast.AST) -> list[Loop]:
-    found = [n for n in reading.own_nodes(scope) if isinstance(n, (ast.For, ast.AsyncFor,
+    found = [n for n in own(scope) if isinstance(n, (ast.For, ast.AsyncFor,
                                                                      ast.While))]
     return sorted(found, key=lambda n: n.lineno)
 
@@ -275,7 +290,7 @@ def scopes(tree: ast.Module) -> list[ast.Module | Function]:
 def body_statements(node: ast.AST) -> list[ast.stmt]:
     """Simple statements inside `node` (a loop, a function), in source order, not descending
     into nested functions or classes."""
-    found = [n for n in reading.own_nodes(node) if isinstance(n, ast.stmt)
+    found = [n for n in own(node) if isinstance(n, ast.stmt)
              and not reading.is_compound(n)]
     return sorted(found, key=lambda n: (n.lineno, n.col_offset))
 
@@ -284,7 +299,7 @@ def writes(node: ast.AST, expression: str) -> list[ast.AST]:
     """Everything in `node` that rebinds `expression`: assignments, loop targets, `del`,
     in-place detaching (`h.detach_()`)."""
     found: list[ast.AST] = []
-    for sub in reading.own_nodes(node):
+    for sub in own(node):
         if isinstance(sub, (ast.Assign, ast.AugAssign, ast.AnnAssign, ast.For, ast.AsyncFor,
                             ast.With, ast.AsyncWith)):
             if any(reading.text(t) == expression for t in reading.targets(sub)):
@@ -307,9 +322,13 @@ def under_no_grad(scope: ast.AST, node: ast.AST) -> bool:
     if isinstance(scope, (ast.FunctionDef, ast.AsyncFunctionDef)) and any(
             patterns.is_no_grad(d) for d in scope.decorator_list):
         return True
-    return any(isinstance(w, (ast.With, ast.AsyncWith)) and any(
-        patterns.is_no_grad(i.context_expr) for i in w.items) and any(
-        reading.inside(node, s) for s in w.body) for w in reading.own_nodes(scope))
+    return any(reading.inside(node, s) for s in _no_grad_blocks(scope))
+
+
+@functools.cache
+def _no_grad_blocks(scope: ast.AST) -> tuple[ast.stmt, ...]:
+    return tuple(s for w in own(scope) if isinstance(w, (ast.With, ast.AsyncWith)) and any(
+        patterns.is_no_grad(i.context_expr) for i in w.items) for s in w.body)
 
 
 @dataclass(frozen=True)

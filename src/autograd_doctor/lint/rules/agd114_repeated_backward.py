@@ -85,10 +85,10 @@ def _closures(facts: f.FileFacts) -> Check:
     """`def closure(): ...; loss.backward()` where `loss` is computed outside the closure, and
     the closure is handed to `X.step(closure)`: every call backwards the same graph."""
     for scope in f.scopes(facts.tree):
-        stepped = {reading.text(n.args[0]) for n in reading.own_nodes(scope)
+        stepped = {reading.text(n.args[0]) for n in f.own(scope)
                    if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute)
                    and n.func.attr == "step" and len(n.args) == 1}
-        for inner in reading.own_nodes(scope):
+        for inner in f.own(scope):
             if not isinstance(inner, (ast.FunctionDef, ast.AsyncFunctionDef)) or \
                     inner.name not in stepped:
                 continue
