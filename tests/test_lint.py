@@ -227,3 +227,11 @@ def test_pre_commit_hook_definition_runs_the_lint_command() -> None:
     for hook in hooks:
         assert hook["entry"].startswith("autograd-doctor lint")
         assert hook["language"] == "python" and hook["types"] == ["python"]
+
+
+def test_readme_lists_every_rule_with_what_it_predicts() -> None:
+    readme = (Path(__file__).parent.parent / "README.md").read_text()
+    for module in rules():
+        summary = (module.__doc__ or "").strip().splitlines()[0].rstrip(".")
+        assert f"| `{module.CODE}` | `{module.ERROR}`: `{module.CATEGORY}` | {summary} |" \
+            in readme, module.CODE

@@ -1,7 +1,8 @@
 """The README shows real output of the current code.
 
-Each `<!-- output: run|json PATH -->` marker is followed by a code block that must equal what
-`autograd-doctor run` prints for PATH today (paths made relative to the repository).
+Each `<!-- output: run|json|lint PATH -->` marker is followed by a code block that must equal
+what `autograd-doctor run` (or `lint`) prints for PATH today (paths made relative to the
+repository).
 `python -m tests.test_readme --write [--bench FILE]` refreshes the blocks (and the cost table
 from `benchmarks/overhead.py --json FILE`).
 """
@@ -21,7 +22,7 @@ from tests.support.runs import cli_output
 
 ROOT = Path(__file__).resolve().parent.parent
 README = ROOT / "README.md"
-MARKER = re.compile(r"<!-- output: (run|json) (\S+) -->\n```\n(.*?)```\n", re.S)
+MARKER = re.compile(r"<!-- output: (run|json|lint) (\S+) -->\n```\n(.*?)```\n", re.S)
 
 
 def produce(mode: str, path: str) -> str:
@@ -29,7 +30,9 @@ def produce(mode: str, path: str) -> str:
     process, stdout and stderr in the order a terminal shows them)."""
     unload = ROOT / Path(path).parent
     with tempfile.TemporaryDirectory() as tmp:
-        if mode == "json":
+        if mode == "lint":
+            text = cli_output(ROOT, ["lint", path], unload)[1]
+        elif mode == "json":
             report = Path(tmp) / "report.json"
             cli_output(ROOT, ["run", "-o", str(report), path], unload)
             text = json.dumps(json.loads(report.read_text()), indent=2)
