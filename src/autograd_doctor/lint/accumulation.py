@@ -16,7 +16,7 @@ from autograd_doctor.source import patterns, reading
 @dataclass(frozen=True)
 class Total:
     scope: ast.AST
-    loop: f.Loop
+    loop: ast.AST  # a loop, or a function called once per step
     store: ast.Assign | ast.AugAssign
     name: str
     added: ast.expr  # what each iteration adds
@@ -27,7 +27,7 @@ class Total:
 def totals(facts: f.FileFacts) -> Iterator[Total]:
     for scope in f.scopes(facts.tree):
         everything = f.body_statements(scope)
-        for loop in f.loops(scope):
+        for loop in f.repeated(scope):
             body = f.body_statements(loop)
             for stmt in body:
                 found = _accumulation(stmt)
@@ -35,7 +35,7 @@ def totals(facts: f.FileFacts) -> Iterator[Total]:
                         stmt, (ast.Assign, ast.AugAssign)):
                     continue
                 name, added = found
-                if not all(w is stmt for w in f.writes(loop, name)) or not _before(
+                if not all(w is stmt for w in f.writes(loop, name)) or not f.persists(
                         scope, loop, name):
                     continue
                 if not _has_history(facts, body, stmt, added) or not f.feeds_backward(
@@ -64,13 +64,6 @@ def _accumulation(stmt: ast.stmt) -> tuple[str, ast.expr] | None:
             other = value.right if reading.text(value.left) == name else value.left
             return name, other
     return None
-
-
-def _before(scope: ast.AST, loop: f.Loop, name: str) -> bool:
-    if "." in name:
-        return True
-    return any(w.lineno < loop.lineno and not reading.inside(w, loop)  # type: ignore[attr-defined]
-               for w in f.writes(scope, name))
 
 
 def _has_history(facts: f.FileFacts, body: list[ast.stmt], stmt: ast.stmt,

@@ -36,7 +36,7 @@ def apply(text: str, changes: Sequence[Change]) -> str:
 
 def _place(change: Change, positions: Any, cst: Any) -> Any:
     start, end = (change.line, change.col), (change.end_line, change.end_col)
-    if change.kind in ("insert-before", "delete"):
+    if change.kind in ("insert-before", "delete", "replace-statement"):
         kinds: tuple[type, ...] = (cst.SimpleStatementLine, cst.BaseCompoundStatement)
         lines = [n for n, r in positions.items() if isinstance(n, kinds)
                  and r.start.line == change.line]
@@ -70,6 +70,9 @@ class _Writer:
                                                 updated])
                 if change.kind == "delete":
                     return cst.RemoveFromParent()
+                if change.kind == "replace-statement":
+                    return cst.parse_statement(change.text + "\n").with_changes(
+                        leading_lines=updated.leading_lines)
                 args = [a for a in updated.args if not (
                     a.keyword is not None and a.keyword.value == change.text)]
                 if args:

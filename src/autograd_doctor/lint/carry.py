@@ -29,10 +29,7 @@ class Carried:
 def carried(facts: f.FileFacts) -> Iterator[Carried]:
     seen: set[tuple[int, str]] = set()
     for scope in f.scopes(facts.tree):
-        repeated: list[ast.AST] = list(f.loops(scope))
-        if not isinstance(scope, ast.Module):
-            repeated.append(scope)
-        for loop in repeated:
+        for loop in f.repeated(scope):
             backs = f.backwards(loop)
             if not backs:
                 continue
@@ -63,13 +60,11 @@ def _fed_back(facts: f.FileFacts, scope: ast.AST, loop: ast.AST, stmt: ast.stmt,
         name = reading.text(target)
         if not isinstance(target, (ast.Name, ast.Attribute)) or name not in live:
             continue
-        if patterns.accumulates(stmt, name):
-            continue  # a running total: the accumulated-loss and -tensor rules
+        if patterns.accumulates(stmt, name) or f.grows(stmt.value, name) is not None:
+            continue  # a running total or a growing bank: their own rules
         if not all(w is stmt for w in f.writes(loop, name)):
             continue
-        if loop is scope and not _kept_between_calls(scope, name):
-            continue
-        if loop is not scope and not _before(scope, loop, name):
+        if not f.persists(scope, loop, name):
             continue
         if _has_history(facts, stmt, body):
             return name
@@ -80,19 +75,4 @@ def _has_history(facts: f.FileFacts, stmt: ast.Assign, body: list[ast.stmt]) -> 
     if f.makes_history(facts, stmt.value):
         return True
     defs = f.flow(body, until=stmt)
-    return any(f.makes_history(facts, _value(defs.by_id[d])) for d in defs.of(stmt.value))
-
-
-def _value(stmt: ast.stmt) -> ast.AST:
-    return getattr(stmt, "value", None) or stmt
-
-
-def _kept_between_calls(function: ast.AST, name: str) -> bool:
-    return name.startswith("self.") or reading.declares_outer(function, name.split(".")[0])
-
-
-def _before(scope: ast.AST, loop: ast.AST, name: str) -> bool:
-    if "." in name or name in reading.parameters(scope):
-        return True  # an attribute (set in __init__ or an earlier call) or an argument
-    return any(w.lineno < loop.lineno and not reading.inside(w, loop)  # type: ignore[attr-defined]
-               for w in f.writes(scope, name))
+    return any(f.makes_history(facts, f.value_of(defs.by_id[d])) for d in defs.of(stmt.value))

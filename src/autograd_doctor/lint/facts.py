@@ -56,14 +56,17 @@ class Backward:
 class FileFacts:
     tree: ast.Module
     models: set[str] = field(default_factory=set)  # expressions naming a model
+    frozen: set[str] = field(default_factory=set)  # models whose parameters are all frozen
     parameters: set[str] = field(default_factory=set)  # names bound to nn.Parameter
     no_grad_functions: set[str] = field(default_factory=set)  # functions under no_grad
+    no_grad_methods: set[str] = field(default_factory=set)  # methods of models, likewise
     functions: dict[str, Function] = field(default_factory=dict)
     classes: dict[str, str] = field(default_factory=dict)  # model expression -> its class here
     # Optimizer expression -> the models whose `.parameters()` its constructor reads.
     optimizers: dict[str, set[str]] = field(default_factory=dict)
     has_backward: bool = False  # any backward or autograd.grad call in the file
     imported_opaque: set[str] = field(default_factory=set)
+    imported_plain: set[str] = field(default_factory=set)
 
     @functools.cached_property
     def opaque(self) -> set[str]:
@@ -76,6 +79,7 @@ def forget() -> None:
     """Drop what was memoised about the last file's tree (called after each file)."""
     for memo in (backwards, loops, scopes, body_statements, own, _no_grad_blocks):
         memo.cache_clear()
+    _plain_functions.clear()
 
 
 @functools.cache
@@ -93,20 +97,34 @@ def read_file(tree: ast.Module, path: str = "") -> FileFacts:
     # there: which classes are models, and which detach inside.
     for node in nodes:
         if isinstance(node, ast.ImportFrom) and node.module and not node.level and path:
-            theirs, opaque = _sibling_classes(os.path.dirname(os.path.abspath(path)),
-                                              node.module)
+            theirs = _sibling(os.path.dirname(os.path.abspath(path)), node.module)
             for alias in node.names:
-                if alias.name in theirs:
-                    module_classes.add(alias.asname or alias.name)
-                if alias.name in opaque:
-                    facts.imported_opaque.add(alias.asname or alias.name)
+                local = alias.asname or alias.name
+                if alias.name in theirs.models:
+                    module_classes.add(local)
+                if alias.name in theirs.opaque:
+                    facts.imported_opaque.add(local)
+                if alias.name in theirs.no_grad:
+                    facts.no_grad_functions.add(local)
+                if alias.name in theirs.plain:
+                    facts.imported_plain.add(local)
+    for cls in nodes:
+        if isinstance(cls, ast.ClassDef) and cls.name in module_classes:
+            facts.no_grad_methods.update(
+                m.name for m in cls.body if isinstance(m, (ast.FunctionDef, ast.AsyncFunctionDef))
+                and any(patterns.is_no_grad(d) for d in m.decorator_list))
+    bound: dict[str, list[ast.expr]] = {}
+    for node in nodes:
+        if isinstance(node, ast.Assign):
+            for target in node.targets:
+                bound.setdefault(reading.text(target), []).append(node.value)
     for node in nodes:
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and \
                 node.func.attr in ("backward", "manual_backward", "grad"):
             facts.has_backward = True
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
             facts.functions.setdefault(node.name, node)
-            if any(patterns.is_no_grad(d) for d in node.decorator_list):
+            if _without_grad(node):
                 facts.no_grad_functions.add(node.name)
         elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) \
                 and node.func.attr in ("parameters", "named_parameters"):
@@ -115,7 +133,9 @@ def read_file(tree: ast.Module, path: str = "") -> FileFacts:
             value = node.value
             built = _constructed(value)
             targets = reading.targets(node)
-            if built and (built.startswith(_NN_PREFIXES) and not built.startswith(
+            if built and built.startswith(_NN_PREFIXES) and _parameter_free(built):
+                pass  # a loss or an activation: it passes history on, it makes none
+            elif built and (built.startswith(_NN_PREFIXES) and not built.startswith(
                     _NN_NOT_MODULES) or built in module_classes):
                 facts.models.update(reading.text(t) for t in targets)
                 if built in module_classes:
@@ -123,12 +143,77 @@ def read_file(tree: ast.Module, path: str = "") -> FileFacts:
             elif built in _PARAMETER_CALLS:
                 facts.parameters.update(reading.text(t) for t in targets)
             if "optim" in built.lower() or built.rsplit(".", 1)[-1] in _OPTIMIZERS:
-                held = {reading.text(n.func.value) for n in ast.walk(value)
-                        if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute)
-                        and n.func.attr in ("parameters", "named_parameters")}
+                held = _parameters_of(value) | {
+                    m for name in read_names(value) for v in bound.get(name, ())
+                    for m in _parameters_of(v)}  # `params = [*a.parameters(), ...]`
                 if held:
                     facts.optimizers.update((reading.text(t), held) for t in targets)
+    forget()
+    _plain_functions.update(name for name, fn in facts.functions.items() if _plain(fn))
+    _plain_functions.update(facts.imported_plain)
+    facts.frozen = _frozen(nodes)
+    # `self.model = model`, `net = model.to(device)`: another name for a model is a model.
+    for _ in range(2):
+        for node in nodes:
+            if isinstance(node, ast.Assign) and isinstance(
+                    _unwrapped(node.value), (ast.Name, ast.Attribute)) and reading.text(
+                    _unwrapped(node.value)) in facts.models:
+                facts.models.update(reading.text(t) for t in node.targets
+                                    if isinstance(t, (ast.Name, ast.Attribute)))
     return facts
+
+
+# torch.nn layers that hold no parameters: calling one makes no history of its own.
+_PARAMETER_FREE = frozenset({
+    "ReLU", "ReLU6", "LeakyReLU", "ELU", "SELU", "CELU", "GELU", "SiLU", "Mish", "Sigmoid",
+    "Tanh", "Softmax", "LogSoftmax", "Softplus", "Softsign", "Hardtanh", "Hardswish",
+    "Hardsigmoid", "Tanhshrink", "Threshold", "GLU", "Dropout", "Dropout1d", "Dropout2d",
+    "Dropout3d", "AlphaDropout", "Identity", "Flatten", "Unflatten", "MaxPool1d",
+    "MaxPool2d", "MaxPool3d", "AvgPool1d", "AvgPool2d", "AvgPool3d", "AdaptiveAvgPool1d",
+    "AdaptiveAvgPool2d", "AdaptiveAvgPool3d", "AdaptiveMaxPool1d", "AdaptiveMaxPool2d",
+    "Upsample", "PixelShuffle", "PixelUnshuffle", "ZeroPad2d", "ConstantPad1d",
+    "ConstantPad2d", "ReflectionPad2d", "ReplicationPad2d", "CosineSimilarity",
+    "PairwiseDistance", "ChannelShuffle", "Softmin", "Softmax2d"})
+
+
+def _parameter_free(built: str) -> bool:
+    name = built.rsplit(".", 1)[-1]
+    return name.endswith("Loss") or name in _PARAMETER_FREE
+
+
+def _parameters_of(value: ast.expr) -> set[str]:
+    return {reading.text(n.func.value) for n in ast.walk(value)
+            if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute)
+            and n.func.attr in ("parameters", "named_parameters")}
+
+
+def _frozen(nodes: list[ast.AST]) -> set[str]:
+    """`m.requires_grad_(False)`, `for p in m.parameters(): p.requires_grad = False`."""
+    found: set[str] = set()
+    enabled: set[str] = set()  # switched back on somewhere (a GAN's D between steps)
+    for node in nodes:
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and \
+                node.func.attr == "requires_grad_":
+            off = bool(node.args) and isinstance(node.args[0], ast.Constant) and \
+                node.args[0].value is False
+            (found if off else enabled).add(reading.text(node.func.value))
+        if isinstance(node, ast.For) and isinstance(node.iter, ast.Call) and isinstance(
+                node.iter.func, ast.Attribute) and node.iter.func.attr == "parameters" \
+                and isinstance(node.target, ast.Name) and any(
+                isinstance(s, ast.Assign) and isinstance(s.value, ast.Constant)
+                and s.value.value is False and any(
+                    reading.text(t) == f"{node.target.id}.requires_grad" for t in s.targets)
+                for s in node.body):
+            found.add(reading.text(node.iter.func.value))
+    return found - enabled
+
+
+def _unwrapped(value: ast.expr) -> ast.expr:
+    """`model` in `model.to(device)` / `model.train()`."""
+    while isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute) \
+            and value.func.attr in ("to", "cuda", "cpu", "train", "eval", "float", "double"):
+        value = value.func.value
+    return value
 
 
 def _constructed(value: ast.expr) -> str:
@@ -140,15 +225,37 @@ def _constructed(value: ast.expr) -> str:
     return reading.text(value.func) if isinstance(value, ast.Call) else ""
 
 
+def _without_grad(function: Function) -> bool:
+    """Does everything the function returns come from a no_grad region (a decorator, or every
+    `return` inside a `with torch.no_grad():` block)?"""
+    if any(patterns.is_no_grad(d) for d in function.decorator_list):
+        return True
+    returns = [n for n in own(function) if isinstance(n, ast.Return) and n.value is not None]
+    return bool(returns) and all(under_no_grad(function, r) for r in returns)
+
+
+@dataclass(frozen=True)
+class Sibling:
+    """What a module next to the linted file defines that matters to it."""
+
+    models: frozenset[str] = frozenset()  # nn.Module subclasses
+    opaque: frozenset[str] = frozenset()  # classes that detach inside
+    no_grad: frozenset[str] = frozenset()  # functions decorated with no_grad
+    plain: frozenset[str] = frozenset()  # functions that return plain Python values
+
+
 @functools.lru_cache(maxsize=256)
-def _sibling_classes(folder: str, module: str) -> tuple[frozenset[str], frozenset[str]]:
+def _sibling(folder: str, module: str) -> Sibling:
     file = os.path.join(folder, *module.split(".")) + ".py"
     try:
         with open(file, "rb") as handle:
             tree = ast.parse(handle.read())
     except (OSError, SyntaxError, ValueError):
-        return frozenset(), frozenset()
-    return frozenset(_module_classes(tree)), frozenset(_opaque(tree))
+        return Sibling()
+    functions = [n for n in tree.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))]
+    return Sibling(frozenset(_module_classes(tree)), frozenset(_opaque(tree)),
+                   frozenset(f.name for f in functions if _without_grad(f)),
+                   frozenset(f.name for f in functions if _plain(f)))
 
 
 def _opaque(tree: ast.Module) -> set[str]:
@@ -180,8 +287,11 @@ def _module_classes(tree: ast.Module) -> set[str]:
 
 
 def is_forward(facts: FileFacts, call: ast.Call) -> bool:
-    """Does this call run a model (`model(x)`, `self.encoder(x)`, `net.decode(z)`)?"""
+    """Does this call run a model (`model(x)`, `self.encoder(x)`, `net.decode(z)`) whose
+    parameters learn?"""
     func = reading.text(call.func)
+    if func in facts.frozen or func.rsplit(".", 1)[0] in facts.frozen:
+        return False
     if func in facts.models:
         return True
     if isinstance(call.func, ast.Attribute) and call.func.attr not in _NOT_FORWARD:
@@ -218,12 +328,50 @@ def live_nodes(node: ast.AST) -> Iterator[ast.AST]:
             stack.extend(sub.args)
             stack.extend(k.value for k in sub.keywords)
             continue
+        if isinstance(sub, ast.Call) and _returns_plain(sub.func) or isinstance(
+                sub, ast.Compare) or patterns.non_differentiable(sub):
+            continue  # a plain value, a comparison, an argmax: no gradient flows back
+        if isinstance(sub, (ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp)):
+            # The iterated values reach the result only through what each element keeps.
+            results = [sub.key, sub.value] if isinstance(sub, ast.DictComp) else [sub.elt]
+            kept = {n.id for r in results for n in live_nodes(r) if isinstance(n, ast.Name)}
+            bound = {n.id for g in sub.generators for n in ast.walk(g.target)
+                     if isinstance(n, ast.Name)}
+            stack.extend(results)
+            if kept & bound:
+                stack.extend(g.iter for g in sub.generators)
+            continue
         if isinstance(sub, ast.Attribute) and sub.attr in ("data", "shape", "grad",
                                                           "requires_grad", "device", "dtype"):
             continue
         if isinstance(sub, (ast.Lambda, ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
             continue
         stack.extend(ast.iter_child_nodes(sub))
+
+
+# Builtins that return plain Python values, and (for the file being linted) its functions
+# whose every `return` hands back such a value (`return loss.item()`): no history leaves them.
+_PLAIN_BUILTINS = frozenset({"float", "int", "round", "bool", "len", "str", "repr", "format"})
+_plain_functions: set[str] = set()
+
+
+def _returns_plain(func: ast.expr) -> bool:
+    if isinstance(func, ast.Name):
+        return func.id in _PLAIN_BUILTINS or func.id in _plain_functions
+    return isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and \
+        func.value.id == "self" and func.attr in _plain_functions
+
+
+def _plain(function: Function) -> bool:
+    returns = [n for n in own(function) if isinstance(n, ast.Return)]
+    return bool(returns) and all(r.value is not None and not live_names(r.value)
+                                 for r in returns)
+
+
+def read_names(node: ast.AST) -> set[str]:
+    """Every name and dotted name `node` reads, cut or not."""
+    return {reading.text(n) for n in ast.walk(node) if isinstance(n, (ast.Name, ast.Attribute))
+            and isinstance(n.ctx, ast.Load)}
 
 
 def live_names(node: ast.AST) -> set[str]:
@@ -286,12 +434,13 @@ def scopes(tree: ast.Module) -> list[ast.Module | Function]:
                                                                   ast.AsyncFunctionDef))]
 
 
+
 @functools.cache
 def body_statements(node: ast.AST) -> list[ast.stmt]:
     """Simple statements inside `node` (a loop, a function), in source order, not descending
-    into nested functions or classes."""
+    into nested functions or classes; `for` statements too, which bind their targets."""
     found = [n for n in own(node) if isinstance(n, ast.stmt)
-             and not reading.is_compound(n)]
+             and (not reading.is_compound(n) or isinstance(n, (ast.For, ast.AsyncFor)))]
     return sorted(found, key=lambda n: (n.lineno, n.col_offset))
 
 
@@ -339,11 +488,12 @@ class Defs:
     current: dict[str, ast.stmt]
     sources: dict[int, frozenset[int]]  # id(stmt) -> ids of statements it depends on
     by_id: dict[int, ast.stmt]
+    every: bool = False  # follow every value read, also through .detach(), .item() and such
 
     def of(self, node: ast.AST) -> frozenset[int]:
         """The statements whose values `node` (read now) carries, transitively."""
         out: set[int] = set()
-        for name in live_names(node):
+        for name in (read_names(node) if self.every else live_names(node)):
             stmt = self.current.get(name)
             if stmt is not None:
                 out.add(id(stmt))
@@ -352,18 +502,20 @@ class Defs:
 
 
 def flow(statements: list[ast.stmt], until: ast.AST | None = None,
-         start: Defs | None = None) -> Defs:
-    """Walk `statements` in order up to (not including) the one that contains `until`."""
+         start: Defs | None = None, every: bool = False) -> Defs:
+    """Walk `statements` in order up to (not including) the one that contains `until`.
+    `every`: values flow through cuts too (where did a value come from, history or not)."""
     current = dict(start.current) if start else {}
     sources = dict(start.sources) if start else {}
     by_id = dict(start.by_id) if start else {}
     for stmt in statements:
-        if until is not None and reading.inside(until, stmt):
+        if until is not None and reading.inside(until, stmt) and not isinstance(
+                stmt, (ast.For, ast.AsyncFor)):
             break
         value = _value(stmt)
         if value is None:
             continue
-        deps = Defs(current, sources, by_id).of(value)
+        deps = Defs(current, sources, by_id, every).of(value)
         by_id[id(stmt)] = stmt
         for target in _bound(stmt):
             key = reading.text(target)
@@ -374,12 +526,14 @@ def flow(statements: list[ast.stmt], until: ast.AST | None = None,
                     deps = deps | {id(previous)} | sources.get(id(previous), frozenset())
             sources[id(stmt)] = deps
             current[key] = stmt
-    return Defs(current, sources, by_id)
+    return Defs(current, sources, by_id, every)
 
 
 def _value(stmt: ast.stmt) -> ast.expr | None:
     if isinstance(stmt, (ast.Assign, ast.AugAssign, ast.AnnAssign)):
         return stmt.value
+    if isinstance(stmt, (ast.For, ast.AsyncFor)):
+        return stmt.iter
     if isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call) and isinstance(
             stmt.value.func, ast.Attribute) and stmt.value.func.attr in reading.MUTATORS:
         return stmt.value
@@ -412,11 +566,12 @@ def steps_between(body: list[ast.stmt], first: ast.AST, second: ast.AST) -> list
 def history_statements(facts: FileFacts, defs: Defs, ids: frozenset[int]) -> list[ast.stmt]:
     """Of the statements `ids`, those that run a model or compute with a parameter."""
     found = [defs.by_id[i] for i in ids if i in defs.by_id]
-    return sorted((s for s in found if makes_history(facts, _statement_value(s))),
+    return sorted((s for s in found if makes_history(facts, value_of(s))),
                   key=lambda s: s.lineno)
 
 
-def _statement_value(stmt: ast.stmt) -> ast.AST:
+def value_of(stmt: ast.stmt) -> ast.AST:
+    """What a statement computes: an assignment's value, a loop's iterable, a call."""
     value = _value(stmt)
     return value if value is not None else stmt
 
@@ -438,7 +593,7 @@ def chain_names(defs: Defs, back: Backward) -> set[str]:
     out = live_names(back.target)
     for i in defs.of(back.target):
         if i in defs.by_id:
-            out |= live_names(_statement_value(defs.by_id[i]))
+            out |= live_names(value_of(defs.by_id[i]))
     return out
 
 
@@ -448,6 +603,30 @@ def feeds_backward(body: list[ast.stmt], value: ast.expr, backs: list[Backward])
     merely came out of the same call, such as routing counts, may not.)"""
     names = live_names(value)
     return any(names & chain_names(flow(body, until=b.call), b) for b in backs)
+
+
+def repeated(scope: ast.AST) -> list[ast.AST]:
+    """What runs once per training step in `scope`: its loops, and the function itself (a
+    function that backwards is called once per step, so what it keeps on `self` or in an
+    outer scope is carried from one call to the next)."""
+    return list(loops(scope)) + ([] if isinstance(scope, ast.Module) else [scope])
+
+
+def each_run(body: ast.AST) -> str:
+    """`every iteration of the loop on line 12` / `every call of train_step`."""
+    if isinstance(body, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        return f"every call of `{body.name}`"
+    return f"every iteration of the loop on line {getattr(body, 'lineno', 0)}"
+
+
+def persists(scope: ast.AST, body: ast.AST, name: str) -> bool:
+    """Does `name` outlive one run of `body` (a loop of `scope`, or `scope` itself)?"""
+    if body is scope:
+        return name.startswith("self.") or reading.declares_outer(scope, name.split(".")[0])
+    if "." in name or name in reading.parameters(scope):
+        return True  # an attribute (set in __init__ or an earlier call) or an argument
+    return any(w.lineno < body.lineno and not reading.inside(w, body)  # type: ignore[attr-defined]
+               for w in writes(scope, name))
 
 
 def training_bodies(tree: ast.Module) -> Iterator[tuple[ast.AST, ast.AST, list[ast.stmt]]]:
@@ -461,3 +640,36 @@ def training_bodies(tree: ast.Module) -> Iterator[tuple[ast.AST, ast.AST, list[a
 
 def statement_of(body: list[ast.stmt], node: ast.AST) -> ast.stmt | None:
     return next((s for s in body if reading.inside(node, s)), None)
+
+
+def grows(value: ast.expr, name: str) -> ast.expr | None:
+    """The new part in `torch.cat([name, new])` (also sliced: `torch.cat(...)[-K:]`)."""
+    while isinstance(value, ast.Subscript):
+        value = value.value
+    if isinstance(value, ast.Call) and reading.text(value.func) in (
+            "torch.cat", "torch.concat", "torch.vstack", "torch.stack") and value.args \
+            and isinstance(value.args[0], (ast.List, ast.Tuple)):
+        parts = value.args[0].elts
+        if any(reading.text(p) == name for p in parts):
+            rest = [p for p in parts if reading.text(p) != name]
+            return rest[0] if len(rest) == 1 else None
+    return None
+
+
+def stored(stmt: ast.stmt) -> tuple[str, ast.expr] | None:
+    """(container, stored value) of `c.append(v)`, `c[k] = v`, `c = torch.cat([c, v])...`."""
+    if isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call) and isinstance(
+            stmt.value.func, ast.Attribute) and stmt.value.func.attr in (
+            "append", "appendleft", "insert") and stmt.value.args and isinstance(
+            stmt.value.func.value, (ast.Name, ast.Attribute)):
+        return reading.text(stmt.value.func.value), stmt.value.args[-1]
+    if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1:
+        target = stmt.targets[0]
+        if isinstance(target, ast.Subscript) and isinstance(target.value, (ast.Name,
+                                                                            ast.Attribute)):
+            return reading.text(target.value), stmt.value
+        if isinstance(target, (ast.Name, ast.Attribute)):
+            grown = grows(stmt.value, reading.text(target))
+            if grown is not None:
+                return reading.text(target), grown
+    return None

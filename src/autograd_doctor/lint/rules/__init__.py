@@ -26,7 +26,7 @@ class Edit:
     """One change in the source: replace the node's text, insert a statement before a
     statement, or drop a keyword argument from a call. Positions are the node's own."""
 
-    kind: str  # "replace" | "insert-before" | "drop-keyword"
+    kind: str  # "replace" | "replace-statement" | "insert-before" | "delete" | "drop-keyword"
     node: ast.AST
     text: str = ""  # the new text (replace, insert-before) or the keyword (drop-keyword)
 

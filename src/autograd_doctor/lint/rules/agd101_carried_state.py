@@ -19,6 +19,7 @@ from autograd_doctor.edits import forms
 from autograd_doctor.lint.carry import carried
 from autograd_doctor.lint.facts import FileFacts
 from autograd_doctor.lint.rules import Check, Edit, Hit, Suggestion
+from autograd_doctor.source import reading
 
 CODE = "AGD101"
 NEEDS = ("backward", "grad(")  # words a file must contain for the rule to read it
@@ -101,8 +102,8 @@ def check(facts: FileFacts) -> Check:
     for found in carried(facts):
         if any(b.retains for b in found.backwards):
             continue  # AGD107: the graph is kept, so it grows instead of failing
-        structure = "(T, T)" if "lstm" in found.store.value.__class__.__name__.lower() or \
-            "lstm" in _callee(found.store).lower() else "T"
+        # An LSTM's state is a pair (h, c); a text guess, as the shape is only known at run time.
+        structure = "(T, T)" if "lstm" in reading.text(found.store.value).lower() else "T"
         fix = Suggestion(
             "detach-at-boundary",
             f"detach {found.name} where it enters the next step",
@@ -114,9 +115,3 @@ def check(facts: FileFacts) -> Check:
                   f"next iteration's backward fails (backward through the graph a second "
                   f"time). Detach it where it enters the next step.", found.name, fix)
 
-
-def _callee(stmt: object) -> str:
-    import ast
-
-    value = getattr(stmt, "value", None)
-    return ast.unparse(value.func) if isinstance(value, ast.Call) else ""

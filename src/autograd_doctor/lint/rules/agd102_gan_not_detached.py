@@ -100,7 +100,7 @@ def _first_step_reads(body: list[ast.stmt], first: f.Backward, second: f.Backwar
     at_second = f.flow(body, until=second.call)
     only = at_first.of(first.target) - at_second.of(second.target)
     statements = [at_first.by_id[i] for i in only if i in at_first.by_id]
-    reads: list[ast.expr] = [n for s in statements for n in f.live_nodes(f._statement_value(s))
+    reads: list[ast.expr] = [n for s in statements for n in f.live_nodes(f.value_of(s))
              if isinstance(n, (ast.Name, ast.Attribute)) and isinstance(n.ctx, ast.Load)
              and reading.text(n) in names]
     inline: list[ast.expr] = [n for n in f.live_nodes(first.target)

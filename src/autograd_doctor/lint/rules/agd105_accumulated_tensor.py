@@ -74,7 +74,7 @@ def check(facts: f.FileFacts) -> Check:
         added = reading.text(total.added)
         fix = Suggestion("detach-on-store", f"add {added} without its graph",
                          (Edit("replace", total.added, forms.detached(added)),), safe=True)
-        yield Hit(total.store, f"`{total.name}` adds `{added}` with its graph every "
-                  f"iteration of the loop on line {total.loop.lineno}, so no iteration's "
-                  f"graph is ever freed: memory and step time grow. Add "
+        yield Hit(total.store, f"`{total.name}` adds `{added}` with its graph "
+                  f"{f.each_run(total.loop)}, so no step's graph is ever freed: memory and "
+                  f"step time grow. Add "
                   f"`{forms.detached(added)}` (or `.item()`).", total.name, fix)

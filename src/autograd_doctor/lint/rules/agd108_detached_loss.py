@@ -78,13 +78,16 @@ def check(facts: f.FileFacts) -> Check:
             defs = f.flow(body, until=back.call)
             chain = [defs.by_id[i] for i in defs.of(back.target) if i in defs.by_id]
             chain = [s for s in chain if s.lineno < back.call.lineno]
-            if not all(_only_arithmetic(getattr(s, "value", s)) for s in chain
+            if not all(_only_arithmetic(f.value_of(s)) for s in chain
                        if not _regrad(s, regrad)) or not _only_arithmetic(back.target):
                 continue  # something runs between the copy and the backward: it may learn
             copies = [s for s in chain if _regrad(s, regrad)]
             if not copies:
                 continue
             copy = max(copies, key=lambda s: s.lineno)
+            if any(isinstance(c, ast.Call) and f.is_forward(facts, c)
+                   for c in ast.walk(copy)):
+                continue  # a model's output made a leaf: AGD119's cut graph
             name = reading.text(reading.targets(copy)[0])
             original = _original(copy)
             edits: tuple[Edit, ...] = ()

@@ -72,10 +72,10 @@ def check(facts: f.FileFacts) -> Check:
             chain = [defs.by_id[i] for i in defs.of(back.target) if i in defs.by_id]
             cut = [s for s in chain if _forward_without_grad(facts, scope, s)]
             if not cut or f.makes_history(facts, back.target) or any(
-                    f.makes_history(facts, getattr(s, "value", s)) for s in chain
+                    f.makes_history(facts, f.value_of(s)) for s in chain
                     if s not in cut):
                 continue
-            stmt = max(cut, key=lambda s: s.lineno)
+            stmt = min(cut, key=lambda s: s.lineno)
             name = reading.text(reading.targets(stmt)[0]) if reading.targets(stmt) else ""
             yield Hit(stmt, f"`{name}` comes from a forward run without recording a graph "
                       f"(torch.no_grad), and it is the only way into the loss backwarded on "
@@ -91,5 +91,7 @@ def _forward_without_grad(facts: f.FileFacts, scope: ast.AST, stmt: ast.stmt) ->
         return False
     if f.under_no_grad(scope, stmt) and f.makes_history(facts, value):
         return True
-    return any(isinstance(n, ast.Call) and reading.text(n.func) in facts.no_grad_functions
-               for n in f.live_nodes(value))
+    return any(isinstance(n, ast.Call) and (
+        reading.text(n.func) in facts.no_grad_functions or isinstance(n.func, ast.Attribute)
+        and n.func.attr in facts.no_grad_methods and f.is_forward(facts, n))
+        for n in f.live_nodes(value))

@@ -85,26 +85,44 @@ def check(facts: f.FileFacts) -> Check:
 def _stores(facts: f.FileFacts, method: f.Function) -> Check:
     body = f.body_statements(method)
     for stmt in body:
-        if not isinstance(stmt, ast.Assign) or f.under_no_grad(method, stmt):
+        if f.under_no_grad(method, stmt):
             continue
-        for target in reading.targets(stmt):
-            name = reading.text(target)
-            if not name.startswith("self.") or not isinstance(target, ast.Attribute):
+        for name, value, container in _kept(stmt):
+            if not name.startswith("self.") or _reset(method, stmt, name):
                 continue
             defs = f.flow(body, until=stmt)
-            if not (f.makes_history(facts, stmt.value) or f.history_statements(
-                    facts, defs, defs.of(stmt.value))):
+            if not (f.makes_history(facts, value) or f.history_statements(
+                    facts, defs, defs.of(value))):
                 continue
-            earlier = [n for s in body if s.lineno < stmt.lineno
-                       for n in f.live_nodes(getattr(s, "value", s))
-                       if isinstance(n, ast.Attribute) and reading.text(n) == name
-                       and isinstance(n.ctx, ast.Load)]
-            if not earlier:
+            # What the next call reads: for a plain attribute, a read before the store; for
+            # a container, any read (what is appended now is read by a later call).
+            reads = [n for s in body if s is not stmt and (container or s.lineno < stmt.lineno)
+                     for n in f.live_nodes(f.value_of(s))
+                     if isinstance(n, ast.Attribute) and reading.text(n) == name
+                     and isinstance(n.ctx, ast.Load)]
+            if not reads:
                 continue
-            value = reading.text(stmt.value)
-            fix = Suggestion("detach-on-store", f"store {name} detached",
-                             (Edit("replace", stmt.value, forms.detached(value)),))
-            yield Hit(stmt, f"`{name}` is stored with its graph in `{method.name}` and read "
-                      f"by the next call (line {earlier[0].lineno}); the training step's "
+            text = reading.text(value)
+            fix = Suggestion("detach-on-store", f"store {text} detached",
+                             (Edit("replace", value, forms.detached(text)),))
+            yield Hit(stmt, f"`{name}` keeps `{text}` with its graph in `{method.name}`, and "
+                      f"the next call reads it (line {reads[0].lineno}); the training step's "
                       f"backward frees that graph, so the next backward fails. Store it "
                       f"detached.", name, fix)
+
+
+def _kept(stmt: ast.stmt) -> list[tuple[str, ast.expr, bool]]:
+    """(name, stored value, whether into a container) for the stores of one statement."""
+    found = f.stored(stmt)
+    if found is not None:
+        return [(found[0], found[1], True)]
+    if isinstance(stmt, ast.Assign):
+        return [(reading.text(t), stmt.value, False) for t in reading.targets(stmt)
+                if isinstance(t, ast.Attribute)]
+    return []
+
+
+def _reset(method: f.Function, stmt: ast.stmt, name: str) -> bool:
+    """Is `name` also rebound in the method to something that does not read it (a reset)?"""
+    return any(w is not stmt and isinstance(w, ast.Assign)
+               and name not in f.live_names(w.value) for w in f.writes(method, name))

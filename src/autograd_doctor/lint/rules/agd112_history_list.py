@@ -75,7 +75,7 @@ def check(facts: f.FileFacts) -> Check:
     for scope in f.scopes(facts.tree):
         everything = f.body_statements(scope)
         backs_anywhere = f.backwards(scope)
-        for loop in f.loops(scope):
+        for loop in f.repeated(scope):
             if not f.backwards(loop):
                 continue
             body = f.body_statements(loop)
@@ -84,7 +84,7 @@ def check(facts: f.FileFacts) -> Check:
                 if found is None or f.under_no_grad(scope, stmt):
                     continue
                 name, value = found
-                if f.writes(loop, name) or not _made_before(scope, loop, name):
+                if f.writes(loop, name) or not f.persists(scope, loop, name):
                     continue
                 defs = f.flow(body, until=stmt)
                 if not (f.makes_history(facts, value) or f.history_statements(
@@ -98,9 +98,9 @@ def check(facts: f.FileFacts) -> Check:
                 text = reading.text(value)
                 fix = Suggestion("detach-on-store", f"keep {text} without its graph",
                                  (Edit("replace", value, forms.detached(text)),), safe=True)
-                yield Hit(stmt, f"`{name}` gets `{text}` with its graph every iteration of "
-                          f"the loop on line {loop.lineno}: every step's graph stays alive "
-                          f"and memory grows. Append `{forms.detached(text)}`.", name, fix)
+                yield Hit(stmt, f"`{name}` gets `{text}` with its graph {f.each_run(loop)}: "
+                          f"every step's graph stays alive and memory grows. Append "
+                          f"`{forms.detached(text)}`.", name, fix)
 
 
 def _append(stmt: ast.stmt) -> tuple[str, ast.expr] | None:
@@ -113,15 +113,8 @@ def _append(stmt: ast.stmt) -> tuple[str, ast.expr] | None:
     return None
 
 
-def _made_before(scope: ast.AST, loop: f.Loop, name: str) -> bool:
-    if "." in name:
-        return True
-    return any(w.lineno < loop.lineno for w in f.writes(scope, name)  # type: ignore[attr-defined]
-               if not reading.inside(w, loop))
-
-
 def _feeds(statements: list[ast.stmt], name: str, back: f.Backward) -> bool:
     """Is the list read by a statement that a backward call depends on?"""
     defs = f.flow(statements, until=back.call)
-    return any(name in f.live_names(getattr(defs.by_id[i], "value", defs.by_id[i]))
+    return any(name in f.live_names(f.value_of(defs.by_id[i]))
                for i in defs.of(back.target) if i in defs.by_id)
