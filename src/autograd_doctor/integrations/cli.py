@@ -321,12 +321,12 @@ def explain(options: Options) -> int:
 
 
 def rule_doc(code: str) -> int:
-    from autograd_doctor.lint.rules import examples, rule, rules
+    from autograd_doctor.lint.rules import examples, rule, rules, summary
 
     if not code:
         for module in rules():
-            summary = (module.__doc__ or "").strip().splitlines()[0]
-            print(f"{module.CODE}  {module.ERROR + '/' + module.CATEGORY:<40} {summary}")
+            print(f"{module.CODE}  {module.ERROR + '/' + module.CATEGORY:<40} "
+                  f"{summary(module)}")
         return 0
     chosen = rule(code)
     if chosen is None:

@@ -68,7 +68,8 @@ def _runs(facts: f.FileFacts, defs: f.Defs, ids: frozenset[int]) -> list[ast.stm
 def _where(facts: f.FileFacts, scope: ast.AST, full: f.Defs, chain: list[ast.stmt],
            model: ast.stmt, back: f.Backward) -> tuple[ast.stmt, str, ast.expr] | None:
     if f.under_no_grad(scope, model):
-        return model, "no-grad-block", f.value_of(model)
+        value = getattr(model, "value", None)
+        return (model, "no-grad-block", value) if isinstance(value, ast.expr) else None
     made = {reading.text(t) for t in reading.targets(model)}
     # The statements between the model and the loss that carry its value, in order.
     carriers = sorted((s for s in chain if s is model or id(model) in full.sources.get(
@@ -185,8 +186,11 @@ def failing(facts: f.FileFacts, kind: str) -> Iterator[Cut]:
 def fix_for(cut: Cut) -> tuple[str, str, tuple[tuple[str, ast.AST, str], ...]]:
     """(strategy, description, edits as (kind, node, text)) that undo a cut."""
     if cut.kind == "detached":
-        kept = cut.node.func.value if isinstance(cut.node, ast.Call) and isinstance(
-            cut.node.func, ast.Attribute) else f.value_of(cut.node)
+        kept: ast.AST = cut.node
+        if isinstance(cut.node, ast.Call) and isinstance(cut.node.func, ast.Attribute):
+            kept = cut.node.func.value  # x.detach() -> x
+        elif isinstance(cut.node, ast.Attribute):
+            kept = cut.node.value  # x.data -> x
         return ("remove-detach", "keep the graph: drop the detach",
                 (("replace", cut.node, reading.text(kept)),))
     if cut.kind == "rewrapped":

@@ -129,25 +129,14 @@ def read_file(tree: ast.Module, path: str = "") -> FileFacts:
         elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) \
                 and node.func.attr in ("parameters", "named_parameters"):
             facts.models.add(reading.text(node.func.value))
-        elif isinstance(node, (ast.Assign, ast.AnnAssign)) and isinstance(node.value, ast.Call):
-            value = node.value
-            built = _constructed(value)
-            targets = reading.targets(node)
-            if built and built.startswith(_NN_PREFIXES) and _parameter_free(built):
-                pass  # a loss or an activation: it passes history on, it makes none
-            elif built and (built.startswith(_NN_PREFIXES) and not built.startswith(
-                    _NN_NOT_MODULES) or built in module_classes):
-                facts.models.update(reading.text(t) for t in targets)
-                if built in module_classes:
-                    facts.classes.update((reading.text(t), built) for t in targets)
-            elif built in _PARAMETER_CALLS:
-                facts.parameters.update(reading.text(t) for t in targets)
-            if "optim" in built.lower() or built.rsplit(".", 1)[-1] in _OPTIMIZERS:
-                held = _parameters_of(value) | {
-                    m for name in read_names(value) for v in bound.get(name, ())
-                    for m in _parameters_of(v)}  # `params = [*a.parameters(), ...]`
-                if held:
-                    facts.optimizers.update((reading.text(t), held) for t in targets)
+        elif isinstance(node, ast.Assign):
+            # `self.fc1, self.fc2 = nn.Linear(4, 8), nn.Linear(8, 1)`: pair by pair.
+            for target, value in reading.assigned_pairs(node):
+                if isinstance(value, ast.Call):
+                    _note_built(facts, module_classes, bound, reading.targets_of(target),
+                                value)
+        elif isinstance(node, ast.AnnAssign) and isinstance(node.value, ast.Call):
+            _note_built(facts, module_classes, bound, [node.target], node.value)
     forget()
     _plain_functions.update(name for name, fn in facts.functions.items() if _plain(fn))
     _plain_functions.update(facts.imported_plain)
@@ -179,6 +168,28 @@ _PARAMETER_FREE = frozenset({
 def _parameter_free(built: str) -> bool:
     name = built.rsplit(".", 1)[-1]
     return name.endswith("Loss") or name in _PARAMETER_FREE
+
+
+def _note_built(facts: FileFacts, module_classes: set[str], bound: dict[str, list[ast.expr]],
+                targets: list[ast.expr], value: ast.Call) -> None:
+    """What `targets = value` makes: a model, a parameter, an optimizer over some models."""
+    built = _constructed(value)
+    names = [reading.text(t) for t in targets]
+    if built and built.startswith(_NN_PREFIXES) and _parameter_free(built):
+        pass  # a loss or an activation: it passes history on, it makes none
+    elif built and (built.startswith(_NN_PREFIXES) and not built.startswith(
+            _NN_NOT_MODULES) or built in module_classes):
+        facts.models.update(names)
+        if built in module_classes:
+            facts.classes.update((n, built) for n in names)
+    elif built in _PARAMETER_CALLS:
+        facts.parameters.update(names)
+    if "optim" in built.lower() or built.rsplit(".", 1)[-1] in _OPTIMIZERS:
+        held = _parameters_of(value) | {
+            m for name in read_names(value) for v in bound.get(name, ())
+            for m in _parameters_of(v)}  # `params = [*a.parameters(), ...]`
+        if held:
+            facts.optimizers.update((n, held) for n in names)
 
 
 def _parameters_of(value: ast.expr) -> set[str]:

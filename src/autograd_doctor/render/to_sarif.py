@@ -10,16 +10,18 @@ from typing import Any
 
 from autograd_doctor.findings import TOOL_NAME, TOOL_VERSION
 from autograd_doctor.lint.engine import PARSE_ERROR, Problem
+from autograd_doctor.lint.rules import summary
 
 SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
 HOME = "https://github.com/autograd-doctor/autograd-doctor"
 
 
 def sarif(problems: Sequence[Problem], rules: Sequence[ModuleType]) -> str:
-    descriptors = [_descriptor(r.CODE, r.NAME, r.__doc__ or "", r.ERROR, r.CATEGORY)
-                   for r in rules]
+    descriptors = [_descriptor(r.CODE, r.NAME, r.__doc__ or "", r.ERROR, r.CATEGORY,
+                               summary(r)) for r in rules]
     descriptors.append(_descriptor(PARSE_ERROR, "unreadable-file",
-                                   "A file that cannot be decoded or parsed as Python.", "", ""))
+                                   "A file that cannot be decoded or parsed as Python.", "", "",
+                                   "A file that cannot be decoded or parsed as Python"))
     index = {d["id"]: i for i, d in enumerate(descriptors)}
     results = [_result(p, index) for p in problems]
     document = {
@@ -35,13 +37,13 @@ def sarif(problems: Sequence[Problem], rules: Sequence[ModuleType]) -> str:
     return json.dumps(document, indent=2) + "\n"
 
 
-def _descriptor(code: str, name: str, doc: str, error: str, category: str) -> dict[str, Any]:
-    summary, _, rest = doc.strip().partition("\n")
+def _descriptor(code: str, name: str, doc: str, error: str, category: str,
+                short: str) -> dict[str, Any]:
     out: dict[str, Any] = {
         "id": code,
         "name": name,
-        "shortDescription": {"text": summary.strip()},
-        "fullDescription": {"text": " ".join(rest.split()) or summary.strip()},
+        "shortDescription": {"text": short + "."},
+        "fullDescription": {"text": " ".join(doc.split())},
         "help": {"text": doc.strip(), "markdown": doc.strip()},
         "defaultConfiguration": {"level": "error" if code != PARSE_ERROR else "warning"},
     }

@@ -153,6 +153,11 @@ def assigned_pairs(stmt: ast.Assign) -> list[tuple[ast.expr, ast.expr]]:
     return [(target, value)]
 
 
+def targets_of(target: ast.expr) -> list[ast.expr]:
+    """The expressions one assignment target binds (tuples flattened)."""
+    return targets(ast.Assign(targets=[target], value=ast.Constant(None)))
+
+
 def targets(stmt: ast.stmt) -> list[ast.expr]:
     """The expressions a statement binds (tuple targets flattened)."""
     raw: list[ast.expr] = []

@@ -62,6 +62,16 @@ def rule(code: str) -> ModuleType | None:
     return next((r for r in rules() if r.CODE == code.upper()), None)
 
 
+def summary(module: ModuleType) -> str:
+    """The first paragraph of a rule's documentation, on one line."""
+    return " ".join((module.__doc__ or "").strip().split("\n\n")[0].split()).rstrip(".")
+
+
+def table_row(module: ModuleType) -> str:
+    """The rule's row in the README's rule table."""
+    return f"| `{module.CODE}` | `{module.ERROR}`: `{module.CATEGORY}` | {summary(module)} |"
+
+
 def run_rule(module: ModuleType, facts: FileFacts) -> list[Hit]:
     hits: list[Hit] = list(module.check(facts))
     return hits

@@ -21,6 +21,7 @@ from autograd_doctor.lint.rules import Check, Edit, Hit, Suggestion
 from autograd_doctor.source import patterns, reading
 
 CODE = "AGD108"
+NEEDS_MODEL = False  # it reads the file even where no model can be named
 NEEDS = ("backward", "grad(")  # words a file must contain for the rule to read it
 NAME = "backward-on-detached-copy"
 ERROR = "silent-no-grad"

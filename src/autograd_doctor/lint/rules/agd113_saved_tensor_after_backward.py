@@ -21,6 +21,7 @@ from autograd_doctor.lint.rules import Check, Hit, Suggestion
 from autograd_doctor.source import patterns, reading
 
 CODE = "AGD113"
+NEEDS_MODEL = False  # it reads the file even where no model can be named
 NEEDS = ("_saved", "saved_tensors")  # words a file must contain for the rule to read it
 NAME = "saved-tensor-after-backward"
 ERROR = "saved-tensor-access"

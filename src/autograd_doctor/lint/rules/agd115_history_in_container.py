@@ -17,8 +17,6 @@ is a value, not a path for gradients into past steps.
 
 from __future__ import annotations
 
-import ast
-
 from autograd_doctor.edits import forms
 from autograd_doctor.lint import facts as f
 from autograd_doctor.lint.rules import Check, Edit, Hit, Suggestion

@@ -18,7 +18,7 @@ from __future__ import annotations
 import ast
 
 from autograd_doctor.lint import facts as f
-from autograd_doctor.lint.cuts import regrad_expr, cuts, fix_for, optimized, reached
+from autograd_doctor.lint.cuts import cuts, fix_for, optimized, reached, regrad_expr
 from autograd_doctor.lint.rules import Check, Edit, Hit, Suggestion
 from autograd_doctor.source import reading
 
