@@ -2,7 +2,9 @@
 
 What it finds: a read of `grad_fn._saved_*` or `grad_fn.saved_tensors` (outside a custom
 Function's own `backward`) after a backward call in the same function, on a value computed
-before that backward.
+before that backward; or in a helper of the same file (a logging callback, a closure, a
+method) that is called after the backward and reads what it was handed or what is kept on
+`self`.
 
 Why it breaks: backward frees the tensors a graph saved for it; reading one afterwards raises
 "Trying to backward through the graph a second time (or directly access saved tensors after
@@ -40,7 +42,24 @@ for step in range(3):
     loss.backward()
     saved = out.grad_fn._saved_result
     opt.step()
-''',)
+''', '''
+import torch
+import torch.nn as nn
+
+
+def log_activations(out):
+    print("mean activation", out.grad_fn._saved_result.mean().item())
+
+
+model = nn.Linear(4, 1)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+for step in range(3):
+    out = torch.sigmoid(model(torch.randn(8, 4)))
+    opt.zero_grad()
+    out.mean().backward()
+    opt.step()
+    log_activations(out)
+''')
 GOOD = ('''
 import torch
 import torch.nn as nn
@@ -58,6 +77,7 @@ for step in range(3):
 
 
 def check(facts: f.FileFacts) -> Check:
+    yield from _in_helpers(facts)
     for scope, loop, body in f.training_bodies(facts.tree):
         if isinstance(scope, (ast.FunctionDef, ast.AsyncFunctionDef)) and scope.name in (
                 "backward", "jvp"):
@@ -82,3 +102,45 @@ def check(facts: f.FileFacts) -> Check:
                           f"{back.call.lineno}, which freed the tensors the graph saved: "
                           f"the read fails. Read it before backward.", reading.text(read),
                           Suggestion("read-before-backward", "read it before backward", ()))
+
+
+def _in_helpers(facts: f.FileFacts) -> Check:
+    """Helpers called after a backward that read saved tensors of what they were given."""
+    readers = {name: reads for name, function in facts.functions.items()
+               if name not in ("backward", "jvp") and (reads := _outside_reads(function))}
+    if not readers:
+        return
+    seen: set[int] = set()
+    for scope, loop, body in f.training_bodies(facts.tree):
+        backs = [b for b in f.backwards(loop) if not b.retains]
+        for call in (n for s in body for n in ast.walk(s) if isinstance(n, ast.Call)):
+            name = call.func.attr if isinstance(call.func, ast.Attribute) else (
+                call.func.id if isinstance(call.func, ast.Name) else "")
+            before = [b for b in backs if b.call.lineno < call.lineno]
+            if name not in readers or not before:
+                continue
+            for read in readers[name]:
+                if id(read) in seen:
+                    continue
+                seen.add(id(read))
+                yield Hit(read, f"`{reading.text(read)}` is read in `{name}`, called on line "
+                          f"{call.lineno} after the backward on line "
+                          f"{before[-1].call.lineno}, which freed the tensors the graph "
+                          f"saved: the read fails. Read it before backward.",
+                          reading.text(read),
+                          Suggestion("read-before-backward", "read it before backward", ()))
+
+
+def _outside_reads(function: f.Function) -> list[ast.AST]:
+    """Saved-tensor reads on the function's arguments or on `self`, in its own code."""
+    given = set(reading.parameters(function))
+    found = []
+    for node in f.own(function):
+        if patterns.is_saved_read(node) and isinstance(node, ast.Attribute):
+            root = node
+            while isinstance(root, (ast.Attribute, ast.Subscript, ast.Call)):
+                root = root.func if isinstance(root, ast.Call) else root.value
+            if isinstance(root, ast.Name) and (root.id in given) and root.id != "ctx" and \
+                    not f.writes(function, root.id):
+                found.append(node)
+    return found
