@@ -67,6 +67,26 @@ class FileFacts:
     has_backward: bool = False  # any backward or autograd.grad call in the file
     imported_opaque: set[str] = field(default_factory=set)
     imported_plain: set[str] = field(default_factory=set)
+    model_classes: set[str] = field(default_factory=set)  # nn.Module subclasses here
+    _history: set[str] | None = None
+
+    @property
+    def history_functions(self) -> set[str]:
+        """Functions of this file that return a model's output (`rollout(actor, env)`,
+        `self.compute_loss(batch)`): calls to them make history. Found when first asked
+        (most files never ask); two rounds reach helpers that call helpers."""
+        if self._history is None:
+            self._history = set()  # while searching, a helper is assumed plain
+            for _ in range(2):
+                self._history |= {name for name, fn in self.functions.items()
+                                  if name not in self._history and _returns_history(self, fn)}
+        return self._history
+
+    @functools.cached_property
+    def without_grad(self) -> set[int]:
+        """Statements that run with recording off (a no_grad block, a decorated function)."""
+        return {id(s) for scope in scopes(self.tree) for s in body_statements(scope)
+                if under_no_grad(scope, s)}
 
     @functools.cached_property
     def opaque(self) -> set[str]:
@@ -140,6 +160,7 @@ def read_file(tree: ast.Module, path: str = "") -> FileFacts:
     forget()
     _plain_functions.update(name for name, fn in facts.functions.items() if _plain(fn))
     _plain_functions.update(facts.imported_plain)
+    facts.model_classes = module_classes
     facts.frozen = _frozen(nodes)
     # `self.model = model`, `net = model.to(device)`: another name for a model is a model.
     for _ in range(2):
@@ -276,10 +297,6 @@ def _opaque(tree: ast.Module) -> set[str]:
             patterns.is_no_grad(i.context_expr) for i in n.items) for n in ast.walk(c))}
 
 
-def model_classes(tree: ast.Module) -> set[str]:
-    return _module_classes(tree)
-
-
 def _module_classes(tree: ast.Module) -> set[str]:
     """Classes of this file that are models (subclasses of nn.Module, also indirectly)."""
     classes = {n.name: n for n in ast.walk(tree) if isinstance(n, ast.ClassDef)}
@@ -295,6 +312,28 @@ def _module_classes(tree: ast.Module) -> set[str]:
                 found.add(name)
                 changed = True
     return found
+
+
+def _callee(call: ast.Call) -> str:
+    """`f` for `f(x)` and `self.f(x)`: a function or method of this file, by name."""
+    if isinstance(call.func, ast.Name):
+        return call.func.id
+    if isinstance(call.func, ast.Attribute) and isinstance(call.func.value, ast.Name) and \
+            call.func.value.id == "self":
+        return call.func.attr
+    return ""
+
+
+def _returns_history(facts: FileFacts, function: Function) -> bool:
+    """Does something the function returns come from a model run inside it?"""
+    if _without_grad(function):
+        return False
+    returns = [n for n in own(function) if isinstance(n, ast.Return) and n.value is not None]
+    if not returns:
+        return False
+    defs = flow(body_statements(function))  # one pass: what each name holds by the end
+    return any(makes_history(facts, r.value) or history_statements(facts, defs, defs.of(
+        r.value)) for r in returns if r.value is not None)
 
 
 def is_forward(facts: FileFacts, call: ast.Call) -> bool:
@@ -318,9 +357,12 @@ def opaque_call(facts: FileFacts, call: ast.Call) -> bool:
 
 
 def makes_history(facts: FileFacts, node: ast.AST) -> bool:
-    """Does evaluating `node` run a model or compute with a parameter, outside any cut?"""
+    """Does evaluating `node` run a model or compute with a parameter, outside any cut
+    (also inside a function of this file that returns such a value)?"""
     for sub in live_nodes(node):
-        if isinstance(sub, ast.Call) and is_forward(facts, sub):
+        if isinstance(sub, ast.Call) and (is_forward(facts, sub) or (
+                callee := _callee(sub)) in facts.functions and callee in
+                facts.history_functions):
             return True
         if isinstance(sub, (ast.Name, ast.Attribute)) and reading.text(sub) in facts.parameters:
             return True
@@ -575,10 +617,11 @@ def steps_between(body: list[ast.stmt], first: ast.AST, second: ast.AST) -> list
 
 
 def history_statements(facts: FileFacts, defs: Defs, ids: frozenset[int]) -> list[ast.stmt]:
-    """Of the statements `ids`, those that run a model or compute with a parameter."""
+    """Of the statements `ids`, those that run a model or compute with a parameter, with
+    recording on."""
     found = [defs.by_id[i] for i in ids if i in defs.by_id]
-    return sorted((s for s in found if makes_history(facts, value_of(s))),
-                  key=lambda s: s.lineno)
+    return sorted((s for s in found if makes_history(facts, value_of(s))
+                   and id(s) not in facts.without_grad), key=lambda s: s.lineno)
 
 
 def value_of(stmt: ast.stmt) -> ast.AST:
@@ -589,14 +632,23 @@ def value_of(stmt: ast.stmt) -> ast.AST:
 
 def shared_forward(facts: FileFacts, scope: ast.AST, body: list[ast.stmt], first: Backward,
                    second: Backward) -> ast.stmt | None:
-    """The last statement before `first` that both backward calls reach, run outside
-    no_grad, with history: the part of the graph the first call frees for the second."""
+    """Where the graphs of two backward calls fork: the first statement before `first` that
+    both reach, run outside no_grad with history, and read by a statement only one of them
+    reaches (`fake = G(z)`, read by the discriminator's loss and by the generator's). That
+    is the part of the graph the first call frees for the second."""
     at_first = flow(body, until=first.call)
     at_second = flow(body, until=second.call)
-    common = at_first.of(first.target) & at_second.of(second.target)
+    one, two = at_first.of(first.target), at_second.of(second.target)
+    common = one & two
     shared = [s for s in history_statements(facts, at_second, common)
               if s.lineno < first.call.lineno and not under_no_grad(scope, s)]
-    return shared[-1] if shared else None
+    if not shared:
+        return None
+    apart = [at_second.by_id.get(i) or at_first.by_id.get(i) for i in (one | two) - common]
+    read_apart = set().union(*(live_names(value_of(s)) for s in apart if s is not None)) | \
+        live_names(first.target) | live_names(second.target)
+    forks = [s for s in shared if {reading.text(t) for t in reading.targets(s)} & read_apart]
+    return forks[0] if forks else shared[-1]
 
 
 def chain_names(defs: Defs, back: Backward) -> set[str]:

@@ -71,7 +71,7 @@ class Smoother(nn.Module):
 
 
 def check(facts: f.FileFacts) -> Check:
-    models = f.model_classes(facts.tree)
+    models = facts.model_classes
     for cls in ast.walk(facts.tree):
         if not isinstance(cls, ast.ClassDef) or cls.name not in models:
             continue

@@ -134,10 +134,10 @@ def _in_helpers(facts: f.FileFacts) -> Check:
 def _outside_reads(function: f.Function) -> list[ast.AST]:
     """Saved-tensor reads on the function's arguments or on `self`, in its own code."""
     given = set(reading.parameters(function))
-    found = []
+    found: list[ast.AST] = []
     for node in f.own(function):
         if patterns.is_saved_read(node) and isinstance(node, ast.Attribute):
-            root = node
+            root: ast.expr = node
             while isinstance(root, (ast.Attribute, ast.Subscript, ast.Call)):
                 root = root.func if isinstance(root, ast.Call) else root.value
             if isinstance(root, ast.Name) and (root.id in given) and root.id != "ctx" and \
