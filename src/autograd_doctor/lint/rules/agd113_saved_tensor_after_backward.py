@@ -111,7 +111,7 @@ def _in_helpers(facts: f.FileFacts) -> Check:
     if not readers:
         return
     seen: set[int] = set()
-    for scope, loop, body in f.training_bodies(facts.tree):
+    for _scope, loop, body in f.training_bodies(facts.tree):
         backs = [b for b in f.backwards(loop) if not b.retains]
         for call in (n for s in body for n in ast.walk(s) if isinstance(n, ast.Call)):
             name = call.func.attr if isinstance(call.func, ast.Attribute) else (
