@@ -46,6 +46,32 @@ def carried(facts: f.FileFacts) -> Iterator[Carried]:
                     seen.add((stmt.lineno, name))
                     assert isinstance(stmt, ast.Assign)
                     yield Carried(scope, loop, stmt, name, reached)
+            yield from _in_helpers(facts, loop, body, backs, defs, again, seen)
+
+
+def _in_helpers(facts: f.FileFacts, loop: ast.AST, body: list[ast.stmt],
+                backs: list[f.Backward], defs: f.Defs, again: f.Defs,
+                seen: set[tuple[int, str]]) -> Iterator[Carried]:
+    """State a helper of this file keeps on `self` (or in an outer scope) and feeds back
+    into its model, when the loop calls the helper every iteration and backwards what it
+    returns (`loss = self.training_step(batch)`; `loss.backward()`)."""
+    for call_stmt in body:
+        for call in ast.walk(call_stmt):
+            helper = facts.functions.get(f.callee_name(call)) if isinstance(
+                call, ast.Call) else None
+            if helper is None or helper is loop or f.backwards(helper):
+                continue
+            reached = tuple(b for b in backs if id(call_stmt) in defs.of(b.target)
+                            or id(call_stmt) in again.of(b.target))
+            if not reached:
+                continue
+            inner = f.body_statements(helper)
+            for stmt in inner:
+                name = _fed_back(facts, helper, helper, stmt, inner)
+                if name is not None and (stmt.lineno, name) not in seen:
+                    seen.add((stmt.lineno, name))
+                    assert isinstance(stmt, ast.Assign)
+                    yield Carried(helper, helper, stmt, name, reached)
 
 
 def _fed_back(facts: f.FileFacts, scope: ast.AST, loop: ast.AST, stmt: ast.stmt,
@@ -58,7 +84,8 @@ def _fed_back(facts: f.FileFacts, scope: ast.AST, loop: ast.AST, stmt: ast.stmt,
         return None
     for target in reading.targets(stmt):
         name = reading.text(target)
-        if not isinstance(target, (ast.Name, ast.Attribute)) or name not in live:
+        if not isinstance(target, (ast.Name, ast.Attribute)) or (
+                name not in live and not _through(body, stmt, name)):
             continue
         if patterns.accumulates(stmt, name) or f.grows(stmt.value, name) is not None:
             continue  # a running total or a growing bank: their own rules
@@ -69,6 +96,16 @@ def _fed_back(facts: f.FileFacts, scope: ast.AST, loop: ast.AST, stmt: ast.stmt,
         if _has_history(facts, stmt, body):
             return name
     return None
+
+
+def _through(body: list[ast.stmt], stmt: ast.Assign, name: str) -> bool:
+    """Does the new value come from the old one by way of other names (`hx = cell(x,
+    state.hx)`, then `state.hx = hx`)?"""
+    if "." not in name:
+        return False  # a plain local read through other names is the common, safe case
+    defs = f.flow(body, until=stmt)
+    return any(name in f.live_names(f.value_of(defs.by_id[i]))
+               for i in defs.of(stmt.value) if i in defs.by_id)
 
 
 def _has_history(facts: f.FileFacts, stmt: ast.Assign, body: list[ast.stmt]) -> bool:

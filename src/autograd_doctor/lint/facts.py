@@ -314,7 +314,7 @@ def _module_classes(tree: ast.Module) -> set[str]:
     return found
 
 
-def _callee(call: ast.Call) -> str:
+def callee_name(call: ast.Call) -> str:
     """`f` for `f(x)` and `self.f(x)`: a function or method of this file, by name."""
     if isinstance(call.func, ast.Name):
         return call.func.id
@@ -361,7 +361,7 @@ def makes_history(facts: FileFacts, node: ast.AST) -> bool:
     (also inside a function of this file that returns such a value)?"""
     for sub in live_nodes(node):
         if isinstance(sub, ast.Call) and (is_forward(facts, sub) or (
-                callee := _callee(sub)) in facts.functions and callee in
+                callee := callee_name(sub)) in facts.functions and callee in
                 facts.history_functions):
             return True
         if isinstance(sub, (ast.Name, ast.Attribute)) and reading.text(sub) in facts.parameters:
