@@ -22,6 +22,7 @@ class Total:
     added: ast.expr  # what each iteration adds
     backwards: tuple[f.Backward, ...]  # backward calls in the loop that reach the total
     backwarded_later: bool  # reaches a backward anywhere else in the function
+    estimate: bool = False  # a moving average (`x = a * x + b * y`) rather than a sum
 
 
 def totals(facts: f.FileFacts) -> Iterator[Total]:
@@ -48,21 +49,93 @@ def totals(facts: f.FileFacts) -> Iterator[Total]:
                 whole = f.flow(everything)
                 later = any(id(stmt) in whole.of(b.target) or name in f.live_names(b.target)
                             for b in f.backwards(scope) if not reading.inside(b.call, loop))
-                yield Total(scope, loop, stmt, name, added, backs, later)
+                yield Total(scope, loop, stmt, name, added, backs, later,
+                            not patterns.accumulates(stmt, name))
+        yield from _in_helpers(facts, scope)
+
+
+def _in_helpers(facts: f.FileFacts, scope: ast.AST) -> Iterator[Total]:
+    """Totals kept by a helper of this file (a meter, a callback, a logger) that the training
+    loop hands a value with history every step: `meter.update(loss, n)` with
+    `self.sum += val * n` inside."""
+    for loop in f.loops(scope):
+        backs = f.backwards(loop)
+        if not backs:
+            continue
+        body = f.body_statements(loop)
+        for stmt, call, helper, bound in helper_calls(facts, body):
+            inner = f.body_statements(helper)
+            for store in inner:
+                found = _accumulation(store)
+                if found is None or not isinstance(store, (ast.Assign, ast.AugAssign)):
+                    continue
+                name, added = found
+                if not f.persists(helper, helper, name) or any(
+                        w is not store for w in f.writes(helper, name)):
+                    continue
+                given = [bound[p] for p in _params_read(inner, store, added) if p in bound]
+                if any(_has_history(facts, body, stmt, arg) and f.feeds_backward(
+                        body, arg, backs) for arg in given):
+                    yield Total(helper, helper, store, name, added, (), False,
+                                not patterns.accumulates(store, name))
+
+
+def helper_calls(facts: f.FileFacts, body: list[ast.stmt]
+                 ) -> Iterator[tuple[ast.stmt, ast.Call, f.Function, dict[str, ast.expr]]]:
+    """Calls in `body` to functions and methods of this file (that do not backward
+    themselves), with what each call binds to the helper's parameters."""
+    for stmt in body:
+        for call in ast.walk(stmt):
+            if not isinstance(call, ast.Call):
+                continue
+            helper = facts.functions.get(f.callee_name(call) or (
+                call.func.attr if isinstance(call.func, ast.Attribute) else ""))
+            if helper is None or f.backwards(helper):
+                continue
+            params = [a.arg for a in helper.args.posonlyargs + helper.args.args]
+            if params and params[0] in ("self", "cls") and isinstance(call.func,
+                                                                      ast.Attribute):
+                params = params[1:]
+            bound = dict(zip(params, call.args))
+            bound.update({k.arg: k.value for k in call.keywords if k.arg})
+            yield stmt, call, helper, bound
+
+
+def _params_read(body: list[ast.stmt], store: ast.stmt, added: ast.expr) -> set[str]:
+    """Names `added` reads, directly or through the helper's earlier statements."""
+    defs = f.flow(body, until=store)
+    names = f.live_names(added)
+    for i in defs.of(added):
+        if i in defs.by_id:
+            names |= f.live_names(f.value_of(defs.by_id[i]))
+    return names
+
+
+_KEPT = (ast.Name, ast.Attribute, ast.Subscript)
 
 
 def _accumulation(stmt: ast.stmt) -> tuple[str, ast.expr] | None:
+    """(total, what is added) for `t += x`, `t = t + x`, `t[k] += x` and moving averages
+    `t = a * t + b * x` (also `t = x if t is None else ...`)."""
     if isinstance(stmt, ast.AugAssign) and isinstance(stmt.op, ast.Add) and isinstance(
-            stmt.target, (ast.Name, ast.Attribute)):
+            stmt.target, _KEPT):
         return reading.text(stmt.target), stmt.value
     if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(
-            stmt.targets[0], (ast.Name, ast.Attribute)):
+            stmt.targets[0], _KEPT):
         name = reading.text(stmt.targets[0])
         value = stmt.value
         if patterns.accumulates(stmt, name) and isinstance(value, ast.BinOp) and isinstance(
                 value.op, ast.Add):
             other = value.right if reading.text(value.left) == name else value.left
             return name, other
+        if patterns.running_estimate(stmt, name):
+            if isinstance(value, ast.IfExp):
+                value = value.orelse if name in f.read_names(value.orelse) else value.body
+            if isinstance(value, ast.BinOp):
+                sides = [value.left, value.right]
+                added = [s for s in sides if name not in f.read_names(s)]
+                if len(added) == 1:
+                    return name, added[0]
     return None
 
 

@@ -683,7 +683,9 @@ def each_run(body: ast.AST) -> str:
 
 
 def persists(scope: ast.AST, body: ast.AST, name: str) -> bool:
-    """Does `name` outlive one run of `body` (a loop of `scope`, or `scope` itself)?"""
+    """Does `name` outlive one run of `body` (a loop of `scope`, or `scope` itself)? For
+    `d[k]`, whether the container `d` does."""
+    name = name.split("[", 1)[0]
     if body is scope:
         return name.startswith("self.") or reading.declares_outer(scope, name.split(".")[0])
     if "." in name or name in reading.parameters(scope):

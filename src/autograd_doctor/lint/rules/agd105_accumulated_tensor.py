@@ -39,7 +39,43 @@ for step in range(10):
     opt.step()
     total += loss
 print(f"mean loss {total / 10:.4f}")
-''',)
+''', '''
+import torch
+import torch.nn as nn
+
+
+class AverageMeter:
+    def __init__(self):
+        self.sum, self.count = 0.0, 0
+
+    def update(self, value, n):
+        self.sum += value * n
+        self.count += n
+
+
+model = nn.Linear(4, 1)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+meter = AverageMeter()
+for step in range(10):
+    loss = model(torch.randn(8, 4)).pow(2).mean()
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+    meter.update(loss, 8)
+''', '''
+import torch
+import torch.nn as nn
+
+model = nn.Linear(4, 1)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+smoothed = None
+for step in range(10):
+    loss = model(torch.randn(8, 4)).pow(2).mean()
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+    smoothed = loss if smoothed is None else 0.9 * smoothed + 0.1 * loss
+''')
 GOOD = ('''
 import torch
 import torch.nn as nn
@@ -74,7 +110,8 @@ def check(facts: f.FileFacts) -> Check:
         added = reading.text(total.added)
         fix = Suggestion("detach-on-store", f"add {added} without its graph",
                          (Edit("replace", total.added, forms.detached(added)),), safe=True)
-        yield Hit(total.store, f"`{total.name}` adds `{added}` with its graph "
+        kept = "averages in" if total.estimate else "adds"
+        yield Hit(total.store, f"`{total.name}` {kept} `{added}` with its graph "
                   f"{f.each_run(total.loop)}, so no step's graph is ever freed: memory and "
-                  f"step time grow. Add "
+                  f"step time grow. Use "
                   f"`{forms.detached(added)}` (or `.item()`).", total.name, fix)

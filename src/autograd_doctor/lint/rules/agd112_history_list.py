@@ -17,6 +17,7 @@ import ast
 
 from autograd_doctor.edits import forms
 from autograd_doctor.lint import facts as f
+from autograd_doctor.lint.accumulation import helper_calls
 from autograd_doctor.lint.rules import Check, Edit, Hit, Suggestion
 from autograd_doctor.source import reading
 
@@ -40,7 +41,29 @@ for step in range(10):
     opt.step()
     losses.append(loss)
 print(torch.stack(losses).mean())
-''',)
+''', '''
+import torch
+import torch.nn as nn
+
+
+class History:
+    def __init__(self):
+        self.losses = []
+
+    def record(self, loss):
+        self.losses.append(loss)
+
+
+model = nn.Linear(4, 1)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+history = History()
+for step in range(10):
+    loss = model(torch.randn(8, 4)).pow(2).mean()
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+    history.record(loss)
+''')
 GOOD = ('''
 import torch
 import torch.nn as nn
@@ -95,12 +118,43 @@ def check(facts: f.FileFacts) -> Check:
                 if any(name in f.live_names(b.target) or id(stmt) in whole.of(b.target)
                        or _feeds(everything, name, b) for b in backs_anywhere):
                     continue
-                text = reading.text(value)
-                fix = Suggestion("detach-on-store", f"keep {text} without its graph",
-                                 (Edit("replace", value, forms.detached(text)),), safe=True)
-                yield Hit(stmt, f"`{name}` gets `{text}` with its graph {f.each_run(loop)}: "
-                          f"every step's graph stays alive and memory grows. Append "
-                          f"`{forms.detached(text)}`.", name, fix)
+                yield _hit(stmt, name, value, f.each_run(loop))
+            if isinstance(loop, (ast.For, ast.AsyncFor, ast.While)):
+                yield from _in_helpers(facts, loop)
+
+
+def _hit(stmt: ast.stmt, name: str, value: ast.expr, when: str) -> Hit:
+    text = reading.text(value)
+    fix = Suggestion("detach-on-store", f"keep {text} without its graph",
+                     (Edit("replace", value, forms.detached(text)),), safe=True)
+    return Hit(stmt, f"`{name}` gets `{text}` with its graph {when}: every step's graph "
+               f"stays alive and memory grows. Append `{forms.detached(text)}`.", name, fix)
+
+
+def _in_helpers(facts: f.FileFacts, loop: f.Loop) -> Check:
+    """Lists kept by a helper (a callback, a history object) that the training loop hands a
+    value with history every step: `history.record(loss)` with `self.losses.append(x)`."""
+    body = f.body_statements(loop)
+    backs = f.backwards(loop)
+    for stmt, call, helper, bound in helper_calls(facts, body):
+        inner = f.body_statements(helper)
+        for store in inner:
+            found = _append(store)
+            if found is None:
+                continue
+            name, value = found
+            if not f.persists(helper, helper, name) or f.writes(helper, name):
+                continue
+            defs = f.flow(inner, until=store)
+            read = f.live_names(value) | {n for i in defs.of(value) if i in defs.by_id
+                                          for n in f.live_names(f.value_of(defs.by_id[i]))}
+            given = [bound[p] for p in read if p in bound]
+            loop_defs = f.flow(body, until=stmt)
+            if any((f.makes_history(facts, arg) or f.history_statements(
+                    facts, loop_defs, loop_defs.of(arg))) and f.feeds_backward(body, arg, backs)
+                   for arg in given):
+                yield _hit(store, name, value, f"every time `{helper.name}` is called "
+                                               f"(line {call.lineno})")
 
 
 def _append(stmt: ast.stmt) -> tuple[str, ast.expr] | None:
