@@ -63,7 +63,7 @@ def _in_helpers(facts: f.FileFacts, scope: ast.AST) -> Iterator[Total]:
         if not backs:
             continue
         body = f.body_statements(loop)
-        for stmt, call, helper, bound in helper_calls(facts, body):
+        for stmt, _call, helper, bound in helper_calls(facts, body):
             inner = f.body_statements(helper)
             for store in inner:
                 found = _accumulation(store)
