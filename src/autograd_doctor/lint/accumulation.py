@@ -36,8 +36,9 @@ def totals(facts: f.FileFacts) -> Iterator[Total]:
                         stmt, (ast.Assign, ast.AugAssign)):
                     continue
                 name, added = found
-                if not all(w is stmt for w in f.writes(loop, name)) or not f.persists(
-                        scope, loop, name):
+                resets = [w for w in f.writes(loop, name) if w is not stmt]
+                if not f.persists(scope, loop, name) or any(
+                        _covers(loop, w, f.backwards(loop)) for w in resets):
                     continue
                 if not _has_history(facts, body, stmt, added) or not f.feeds_backward(
                         body, added, f.backwards(loop)):
@@ -78,6 +79,23 @@ def _in_helpers(facts: f.FileFacts, scope: ast.AST) -> Iterator[Total]:
                         body, arg, backs) for arg in given):
                     yield Total(helper, helper, store, name, added, (), False,
                                 not patterns.accumulates(store, name))
+
+
+def _covers(loop: ast.AST, reset: ast.AST, backs: list[f.Backward]) -> bool:
+    """Does this reset run as often as the backward calls do? One at the top of the loop
+    does; one under `if (i + 1) % k == 0:` only if the backward calls are under it too
+    (gradient accumulation done right), not when backward runs every iteration."""
+    guards = _ifs(loop, reset)
+    if not guards:
+        return True
+    return all(reading.inside(b.call, guards[-1]) for b in backs)
+
+
+def _ifs(loop: ast.AST, node: ast.AST) -> list[ast.If]:
+    """The `if` statements of `loop` around `node`, outermost first."""
+    found = [n for n in f.own(loop) if isinstance(n, ast.If) and reading.inside(node, n)
+             and n is not node]
+    return sorted(found, key=lambda n: n.lineno)
 
 
 def helper_calls(facts: f.FileFacts, body: list[ast.stmt]

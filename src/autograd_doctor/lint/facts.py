@@ -344,6 +344,8 @@ def is_forward(facts: FileFacts, call: ast.Call) -> bool:
         return False
     if func in facts.models:
         return True
+    if func.rsplit(".", 1)[-1] == "functional_call" and call.args:
+        return reading.text(call.args[0]) in facts.models  # torch.func.functional_call
     if isinstance(call.func, ast.Attribute) and call.func.attr not in _NOT_FORWARD:
         return reading.text(call.func.value) in facts.models
     return False

@@ -37,7 +37,21 @@ for step in range(3):
     opt.zero_grad()
     running.backward()
     opt.step()
-''',)
+''', '''
+import torch
+import torch.nn as nn
+
+model = nn.Linear(4, 1)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+window = 0.0
+for step in range(8):
+    window = window + model(torch.randn(8, 4)).pow(2).mean() / 4
+    window.backward()
+    if (step + 1) % 4 == 0:
+        opt.step()
+        opt.zero_grad()
+        window = 0.0
+''')
 GOOD = ('''
 import torch
 import torch.nn as nn
@@ -51,7 +65,21 @@ for epoch in range(2):
     opt.zero_grad()
     (total / 4).backward()
     opt.step()
-''',)
+''', '''
+import torch
+import torch.nn as nn
+
+model = nn.Linear(4, 1)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+window = 0.0
+for step in range(8):
+    window = window + model(torch.randn(8, 4)).pow(2).mean() / 4
+    if (step + 1) % 4 == 0:
+        window.backward()
+        opt.step()
+        opt.zero_grad()
+        window = 0.0
+''')
 
 
 def check(facts: f.FileFacts) -> Check:
