@@ -43,12 +43,8 @@ def totals(facts: f.FileFacts) -> Iterator[Total]:
                 if not _has_history(facts, body, stmt, added) or not f.feeds_backward(
                         body, added, f.backwards(loop)):
                     continue
-                defs = f.flow(body)
-                again = f.flow(body, start=defs)
-                backs = tuple(b for b in f.backwards(loop) if id(stmt) in defs.of(b.target)
-                              or id(stmt) in again.of(b.target))
-                whole = f.flow(everything)
-                later = any(id(stmt) in whole.of(b.target) or name in f.live_names(b.target)
+                backs = tuple(b for b in f.backwards(loop) if f.reaches(body, stmt, b))
+                later = any(f.reaches(everything, stmt, b) or name in f.live_names(b.target)
                             for b in f.backwards(scope) if not reading.inside(b.call, loop))
                 yield Total(scope, loop, stmt, name, added, backs, later,
                             not patterns.accumulates(stmt, name))

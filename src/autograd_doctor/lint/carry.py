@@ -34,24 +34,20 @@ def carried(facts: f.FileFacts) -> Iterator[Carried]:
             if not backs:
                 continue
             body = f.body_statements(loop)
-            defs = f.flow(body)
-            again = f.flow(body, start=defs)  # the loss may come before the update
             for stmt in body:
                 name = _fed_back(facts, scope, loop, stmt, body)
                 if name is None or (stmt.lineno, name) in seen:
                     continue
-                reached = tuple(b for b in backs if id(stmt) in defs.of(b.target)
-                                or id(stmt) in again.of(b.target))
+                reached = tuple(b for b in backs if f.reaches(body, stmt, b))
                 if reached:
                     seen.add((stmt.lineno, name))
                     assert isinstance(stmt, ast.Assign)
                     yield Carried(scope, loop, stmt, name, reached)
-            yield from _in_helpers(facts, loop, body, backs, defs, again, seen)
+            yield from _in_helpers(facts, loop, body, backs, seen)
 
 
 def _in_helpers(facts: f.FileFacts, loop: ast.AST, body: list[ast.stmt],
-                backs: list[f.Backward], defs: f.Defs, again: f.Defs,
-                seen: set[tuple[int, str]]) -> Iterator[Carried]:
+                backs: list[f.Backward], seen: set[tuple[int, str]]) -> Iterator[Carried]:
     """State a helper of this file keeps on `self` (or in an outer scope) and feeds back
     into its model, when the loop calls the helper every iteration and backwards what it
     returns (`loss = self.training_step(batch)`; `loss.backward()`)."""
@@ -61,8 +57,7 @@ def _in_helpers(facts: f.FileFacts, loop: ast.AST, body: list[ast.stmt],
                 call, ast.Call) else None
             if helper is None or helper is loop or f.backwards(helper):
                 continue
-            reached = tuple(b for b in backs if id(call_stmt) in defs.of(b.target)
-                            or id(call_stmt) in again.of(b.target))
+            reached = tuple(b for b in backs if f.reaches(body, call_stmt, b))
             if not reached:
                 continue
             inner = f.body_statements(helper)

@@ -740,3 +740,10 @@ def stored(stmt: ast.stmt) -> tuple[str, ast.expr] | None:
             if grown is not None:
                 return reading.text(target), grown
     return None
+
+
+def reaches(body: list[ast.stmt], stmt: ast.stmt, back: Backward) -> bool:
+    """Does the backward call reach what `stmt` stored, this iteration or from the last?"""
+    if id(stmt) in flow(body, until=back.call).of(back.target):
+        return True
+    return id(stmt) in flow(body, until=back.call, start=flow(body)).of(back.target)

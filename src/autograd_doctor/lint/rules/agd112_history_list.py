@@ -114,8 +114,7 @@ def check(facts: f.FileFacts) -> Check:
                         facts, defs, defs.of(value))) or not f.feeds_backward(
                         body, value, f.backwards(loop)):
                     continue
-                whole = f.flow(everything)
-                if any(name in f.live_names(b.target) or id(stmt) in whole.of(b.target)
+                if any(name in f.live_names(b.target) or f.reaches(everything, stmt, b)
                        or _feeds(everything, name, b) for b in backs_anywhere):
                     continue
                 yield _hit(stmt, name, value, f.each_run(loop))
