@@ -31,6 +31,29 @@ BAD = ('''
 import torch
 import torch.nn as nn
 
+
+class Captioner(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.pos_emb = nn.Embedding(8, 4)
+        self.pos = self.pos_emb(torch.arange(8))
+        self.head = nn.Linear(4, 1)
+
+    def forward(self, x):
+        return self.head(x + self.pos)
+
+
+model = Captioner()
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+for step in range(3):
+    loss = model(torch.randn(8, 4)).pow(2).mean()
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+''', '''
+import torch
+import torch.nn as nn
+
 encoder = nn.Linear(4, 4)
 head = nn.Linear(4, 1)
 opt = torch.optim.SGD([*encoder.parameters(), *head.parameters()], lr=0.1)
@@ -76,6 +99,7 @@ for step in range(3):
 
 
 def check(facts: f.FileFacts) -> Check:
+    yield from _in_init(facts)
     for scope in f.scopes(facts.tree):
         statements = f.body_statements(scope)
         for loop in f.loops(scope):
@@ -106,3 +130,58 @@ def _hit(stmt: ast.Assign, name: str, loop: f.Loop, back: f.Backward) -> Hit:
                f"the loss backwarded on line {back.call.lineno} uses it every iteration; the "
                f"first backward frees its graph, so the second fails. Compute it inside the "
                f"loop (or under torch.no_grad() if it is meant to stay fixed).", name, fix)
+
+
+def _in_init(facts: f.FileFacts) -> Check:
+    """`self.x = encoder(...)` in `__init__`, read every step: in a model's own methods (its
+    forward runs every step), or in a method of another class that backwards through it."""
+    for cls in ast.walk(facts.tree):
+        if not isinstance(cls, ast.ClassDef):
+            continue
+        methods = [m for m in cls.body if isinstance(m, (ast.FunctionDef, ast.AsyncFunctionDef))]
+        init = next((m for m in methods if m.name == "__init__"), None)
+        if init is None:
+            continue
+        body = f.body_statements(init)
+        for stmt in body:
+            if not isinstance(stmt, ast.Assign) or f.under_no_grad(init, stmt) or any(
+                    isinstance(c, ast.Call) and f.opaque_call(facts, c)
+                    for c in ast.walk(stmt)):
+                continue
+            defs = f.flow(body, until=stmt)
+            if not (f.makes_history(facts, stmt.value) or f.history_statements(
+                    facts, defs, defs.of(stmt.value))):
+                continue
+            for target in reading.targets(stmt):
+                name = reading.text(target)
+                if not name.startswith("self."):
+                    continue
+                reader = _read_each_step(facts, cls, methods, init, name)
+                if reader is not None:
+                    yield Hit(stmt, f"`{name}` is computed once, in `__init__`, and "
+                              f"`{reader.name}` uses it with its graph every step; the first "
+                              f"backward frees that graph, so the second fails. Compute it "
+                              f"where it is used (or under torch.no_grad() if it is meant to "
+                              f"stay fixed).", name,
+                              Suggestion("recompute-in-loop", f"compute {name} where it is "
+                                         f"used", ()))
+
+
+def _read_each_step(facts: f.FileFacts, cls: ast.ClassDef, methods: list[f.Function],
+                    init: f.Function, name: str) -> f.Function | None:
+    model = cls.name in facts.model_classes
+    for method in methods:
+        if method is init or f.writes(method, name) or f.under_no_grad(method, method):
+            continue
+        reads = any(isinstance(n, ast.Attribute) and reading.text(n) == name
+                    and isinstance(n.ctx, ast.Load)
+                    for s in f.body_statements(method) for n in f.live_nodes(f.value_of(s)))
+        if not reads:
+            continue
+        if model:
+            return method
+        body = f.body_statements(method)
+        if any(name in f.chain_names(f.flow(body, until=b.call), b)
+               for b in f.backwards(method) if not b.retains):
+            return method
+    return None
