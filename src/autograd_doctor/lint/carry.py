@@ -46,6 +46,12 @@ def carried(facts: f.FileFacts) -> Iterator[Carried]:
             yield from _in_helpers(facts, loop, body, backs, seen)
 
 
+def kept_estimate(found: Carried) -> bool:
+    """A moving average kept on an object (`self.ema = m * self.ema + (1 - m) * x`): what
+    the report format calls stored state, where a local running estimate is carried state."""
+    return "." in found.name and patterns.running_estimate(found.store, found.name)
+
+
 def _in_helpers(facts: f.FileFacts, loop: ast.AST, body: list[ast.stmt],
                 backs: list[f.Backward], seen: set[tuple[int, str]]) -> Iterator[Carried]:
     """State a helper of this file keeps on `self` (or in an outer scope) and feeds back

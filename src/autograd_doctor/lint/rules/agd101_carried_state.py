@@ -16,7 +16,7 @@ time, what the training loop means.
 from __future__ import annotations
 
 from autograd_doctor.edits import forms
-from autograd_doctor.lint.carry import carried
+from autograd_doctor.lint.carry import carried, kept_estimate
 from autograd_doctor.lint.facts import FileFacts
 from autograd_doctor.lint.rules import Check, Edit, Hit, Suggestion
 from autograd_doctor.source import reading
@@ -102,6 +102,8 @@ def check(facts: FileFacts) -> Check:
     for found in carried(facts):
         if any(b.retains for b in found.backwards):
             continue  # AGD107: the graph is kept, so it grows instead of failing
+        if kept_estimate(found):
+            continue  # a moving average kept on an object: stored state (AGD111)
         # An LSTM's state is a pair (h, c); a text guess, as the shape is only known at run time.
         structure = "(T, T)" if "lstm" in reading.text(found.store.value).lower() else "T"
         fix = Suggestion(

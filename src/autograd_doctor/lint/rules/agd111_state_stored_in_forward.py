@@ -1,15 +1,17 @@
-"""A tensor with history stored on `self` in a model's method and read by the next call.
+"""A tensor with history kept on an object (a model's cache or memory, a moving average on
+`self`) and read again by the next step.
 
 What it finds: in a method of an `nn.Module` subclass, `self.X` is read (without `.detach()`)
-and later in the same method set from a layer's output, so each call starts from what the
-previous call stored: a cache, a memory, a running estimate.
+and later in the same method set from a layer's output, or a container on `self` gets such
+values, so each call starts from what the previous call stored; or a moving average kept on
+an object (`self.ema = m * self.ema + (1 - m) * x`) that the training loss reads.
 
 Why it breaks training: the training step's backward frees the graph that made `self.X`; the
 next call's output depends on it again, so the next backward fails ("Trying to backward
 through the graph a second time"). With `retain_graph=True` the graphs chain up instead.
 
-The fix: store it detached (`self.X = value.detach()`): what a cache or memory holds is a
-value, not a path for gradients into past steps.
+The fix: store it detached (`self.X = value.detach()`): what a cache, a memory or an average
+holds is a value, not a path for gradients into past steps.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ import ast
 
 from autograd_doctor.edits import forms
 from autograd_doctor.lint import facts as f
+from autograd_doctor.lint.carry import carried, kept_estimate
 from autograd_doctor.lint.rules import Check, Edit, Hit, Suggestion
 from autograd_doctor.source import reading
 
@@ -28,6 +31,29 @@ ERROR = "backward-twice"
 CATEGORY = "stored-state"
 
 BAD = ('''
+import torch
+import torch.nn as nn
+
+
+class Trainer:
+    def __init__(self, model):
+        self.model = model
+        self.opt = torch.optim.SGD(model.parameters(), lr=0.1)
+        self.center = torch.zeros(4)
+
+    def step(self, x):
+        out = self.model(x)
+        self.center = 0.9 * self.center + 0.1 * out.mean(0)
+        loss = (out - self.center).pow(2).mean()
+        self.opt.zero_grad()
+        loss.backward()
+        self.opt.step()
+
+
+trainer = Trainer(nn.Linear(4, 4))
+for _ in range(3):
+    trainer.step(torch.randn(8, 4))
+''', '''
 import torch
 import torch.nn as nn
 
@@ -71,6 +97,15 @@ class Smoother(nn.Module):
 
 
 def check(facts: f.FileFacts) -> Check:
+    for found in carried(facts):
+        if kept_estimate(found) and not any(b.retains for b in found.backwards):
+            value = reading.text(found.store.value)
+            yield Hit(found.store, f"`{found.name}` keeps a moving average with its graph, and "
+                      f"the loss backwarded on line {found.backwards[0].call.lineno} reads it: "
+                      f"the next step's backward goes through the graph this step's backward "
+                      f"freed. Keep the average detached.", found.name,
+                      Suggestion("detach-on-store", f"store {found.name} detached",
+                                 (Edit("replace", found.store.value, forms.detached(value)),)))
     models = facts.model_classes
     for cls in ast.walk(facts.tree):
         if not isinstance(cls, ast.ClassDef) or cls.name not in models:
