@@ -25,7 +25,7 @@ from autograd_doctor.lint.rules import Check, Edit, Hit, Suggestion
 from autograd_doctor.source import reading
 
 CODE = "AGD111"
-NEEDS = ("Module",)  # words a file must contain for the rule to read it
+NEEDS = ("self.",)  # words a file must contain for the rule to read it
 NAME = "history-stored-on-self"
 ERROR = "backward-twice"
 CATEGORY = "stored-state"
