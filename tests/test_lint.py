@@ -235,3 +235,15 @@ def test_readme_lists_every_rule_with_what_it_predicts() -> None:
     readme = (Path(__file__).parent.parent / "README.md").read_text()
     for module in rules():
         assert table_row(module) in readme, f"README rule table: {table_row(module)}"
+
+
+def test_one_line_never_gets_two_different_predictions() -> None:
+    """Two rules at one line must agree on what will happen (an error or a silent problem,
+    and which): a reader cannot act on both."""
+    clashes = []
+    for case in sorted((CORPUS / "broken").iterdir()):
+        seen: dict[tuple[str, int], set[str]] = {}
+        for p in lint_case(case):
+            seen.setdefault((p.path, p.line), set()).add(p.error)
+        clashes += [(case.name, where) for where, errors in seen.items() if len(errors) > 1]
+    assert clashes == []

@@ -48,7 +48,9 @@ def cuts(facts: f.FileFacts) -> Iterator[Cut]:
                      if not f.under_no_grad(scope, s)]
             learning = bool(alive) or f.makes_history(facts, back.target)
             chain = [full.by_id[i] for i in full_ids if i in full.by_id]
-            regrad = any(_regrad(s) for s in chain) or regrad_expr(back.target)
+            switched = switched_on(body)
+            regrad = any(_regrad(s) or {reading.text(x) for x in reading.targets(s)} & switched
+                         for s in chain) or regrad_expr(back.target)
             for model in _runs(facts, full, full_ids):
                 if model in alive:
                     continue
@@ -201,3 +203,20 @@ def fix_for(cut: Cut) -> tuple[str, str, tuple[tuple[str, ast.AST, str], ...]]:
     if cut.kind == "no-grad-block":
         return "move-out-of-no-grad", "run this forward outside no_grad", ()
     return "straight-through-estimator", "use a differentiable surrogate", ()
+
+
+def switched_on(body: list[ast.stmt]) -> set[str]:
+    """Names switched on later: `y.requires_grad = True`, `y.requires_grad_()`."""
+    names = set()
+    for stmt in body:
+        if isinstance(stmt, ast.Assign) and any(
+                isinstance(t, ast.Attribute) and t.attr == "requires_grad"
+                for t in stmt.targets) and isinstance(stmt.value, ast.Constant) \
+                and stmt.value.value is True:
+            names |= {reading.text(t.value) for t in stmt.targets
+                      if isinstance(t, ast.Attribute)}
+        call = stmt.value if isinstance(stmt, ast.Expr) else None
+        if isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute) and \
+                call.func.attr == "requires_grad_":
+            names.add(reading.text(call.func.value))
+    return names

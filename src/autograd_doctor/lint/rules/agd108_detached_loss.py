@@ -17,6 +17,7 @@ from __future__ import annotations
 import ast
 
 from autograd_doctor.lint import facts as f
+from autograd_doctor.lint.cuts import switched_on
 from autograd_doctor.lint.rules import Check, Edit, Hit, Suggestion
 from autograd_doctor.source import patterns, reading
 
@@ -71,7 +72,7 @@ for step in range(5):
 def check(facts: f.FileFacts) -> Check:
     for scope in f.scopes(facts.tree):
         body = f.body_statements(scope)
-        regrad = _made_to_require_grad(body)
+        regrad = switched_on(body)
         for back in f.backwards(scope):
             if not isinstance(back.call.func, ast.Attribute) or back.call.func.attr != \
                     "backward":
@@ -110,23 +111,6 @@ def _only_arithmetic(node: ast.AST) -> bool:
     """Only arithmetic and reductions: no call that could run a model on the copy."""
     return all(not isinstance(n, ast.Call) or isinstance(n.func, ast.Attribute)
                and n.func.attr in _REDUCTIONS for n in ast.walk(node))
-
-
-def _made_to_require_grad(body: list[ast.stmt]) -> set[str]:
-    """Names switched on later: `y.requires_grad = True`, `y.requires_grad_()`."""
-    names = set()
-    for stmt in body:
-        if isinstance(stmt, ast.Assign) and any(
-                isinstance(t, ast.Attribute) and t.attr == "requires_grad"
-                for t in stmt.targets) and isinstance(stmt.value, ast.Constant) \
-                and stmt.value.value is True:
-            names |= {reading.text(t.value) for t in stmt.targets
-                      if isinstance(t, ast.Attribute)}
-        call = stmt.value if isinstance(stmt, ast.Expr) else None
-        if isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute) and \
-                call.func.attr == "requires_grad_":
-            names.add(reading.text(call.func.value))
-    return names
 
 
 def _regrad(stmt: ast.stmt, switched: set[str]) -> bool:

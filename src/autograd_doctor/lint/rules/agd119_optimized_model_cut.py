@@ -18,7 +18,7 @@ from __future__ import annotations
 import ast
 
 from autograd_doctor.lint import facts as f
-from autograd_doctor.lint.cuts import cuts, fix_for, optimized, reached, regrad_expr
+from autograd_doctor.lint.cuts import cuts, fix_for, optimized, reached, regrad_expr, switched_on
 from autograd_doctor.lint.rules import Check, Edit, Hit, Suggestion
 from autograd_doctor.source import reading
 
@@ -81,8 +81,10 @@ def check(facts: f.FileFacts) -> Check:
     for cut in cuts(facts):
         if not (cut.learning or cut.regrad):
             continue  # nothing learns: the backward fails instead (AGD109, AGD116-AGD118)
-        if regrad_expr(cut.at) and not any(isinstance(c, ast.Call) and f.is_forward(facts, c)
-                                            for c in ast.walk(cut.at)):
+        copy = regrad_expr(cut.at) or {reading.text(t) for t in reading.targets(
+            cut.at)} & switched_on(f.body_statements(cut.scope))
+        if copy and not any(isinstance(c, ast.Call) and f.is_forward(facts, c)
+                            for c in ast.walk(cut.at)):
             continue  # a copy of the loss made to require grad: AGD108
         model = optimized(facts, cut.model)
         if not model or model in seen or reached(facts, model):
