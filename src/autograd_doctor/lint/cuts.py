@@ -217,6 +217,8 @@ def switched_on(body: list[ast.stmt]) -> set[str]:
                       if isinstance(t, ast.Attribute)}
         call = stmt.value if isinstance(stmt, ast.Expr) else None
         if isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute) and \
-                call.func.attr == "requires_grad_":
+                call.func.attr == "requires_grad_" and not (
+                call.args and isinstance(call.args[0], ast.Constant)
+                and call.args[0].value is False):
             names.add(reading.text(call.func.value))
     return names
