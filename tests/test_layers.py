@@ -1,5 +1,5 @@
 """Data flows one way: a module imports only from layers before it; the torch-free layers
-(findings, source, edits, render, the diagnosis registry) import no torch."""
+(findings, source, edits, render, the diagnosis registry, lint) import no torch."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import sys
 from pathlib import Path
 
 PACKAGE = Path(__file__).parent.parent / "src" / "autograd_doctor"
-ORDER = ["findings", "boundary", "source", "edits", "graph", "capture", "diagnosis",
+ORDER = ["findings", "boundary", "source", "edits", "graph", "capture", "diagnosis", "lint",
          "report_format", "render", "runner", "doctor", "verify", "integrations"]
 TORCH_FREE = ["autograd_doctor", "autograd_doctor.findings", "autograd_doctor.boundary",
               "autograd_doctor.source.reading", "autograd_doctor.source.places",
@@ -17,7 +17,11 @@ TORCH_FREE = ["autograd_doctor", "autograd_doctor.findings", "autograd_doctor.bo
               "autograd_doctor.source.patterns", "autograd_doctor.edits.operations",
               "autograd_doctor.edits.forms", "autograd_doctor.edits.strategies",
               "autograd_doctor.edits.apply", "autograd_doctor.render",
-              "autograd_doctor.diagnosis", "autograd_doctor.diagnosis.finding"]
+              "autograd_doctor.diagnosis", "autograd_doctor.diagnosis.finding",
+              # lint reads source only: linting a repository must not pay torch's import.
+              "autograd_doctor.lint.engine", "autograd_doctor.lint.rules",
+              "autograd_doctor.lint.autofix", "autograd_doctor.render.to_sarif",
+              "autograd_doctor.integrations.lint_command"]
 
 
 def layer(module: str) -> str:

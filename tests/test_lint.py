@@ -14,8 +14,8 @@ import jsonschema
 import pytest
 
 from autograd_doctor.diagnosis import categories, families
+from autograd_doctor.integrations.lint_command import lint_files
 from autograd_doctor.lint import autofix
-from autograd_doctor.lint.command import lint_files
 from autograd_doctor.lint.engine import PARSE_ERROR, lint_text
 from autograd_doctor.lint.rules import examples, rules
 from tests.corpus.lint_score import lint_case

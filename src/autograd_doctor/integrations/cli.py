@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 from autograd_doctor.findings import TOOL_VERSION, Report
 
 if TYPE_CHECKING:
-    from autograd_doctor.lint.command import LintOptions
+    from autograd_doctor.integrations.lint_command import LintOptions
     from autograd_doctor.verify.fixes import Change
 
 EXIT_USAGE = 2
@@ -145,7 +145,7 @@ def parse(argv: list[str]) -> Options:
     elif ns.command == "explain":
         options.category = ns.category
     elif ns.command == "lint":
-        from autograd_doctor.lint.command import LintOptions
+        from autograd_doctor.integrations.lint_command import LintOptions
 
         def codes(raw: str | None) -> frozenset[str] | None:
             return frozenset(c.strip().upper() for c in raw.split(",") if c.strip()) \
@@ -169,7 +169,7 @@ def main(argv: list[str] | None = None) -> int:
         if options.command == "explain":
             return explain(options)
         if options.command == "lint" and options.lint is not None:
-            from autograd_doctor.lint.command import lint_command
+            from autograd_doctor.integrations.lint_command import lint_command
 
             return lint_command(options.lint)
         if options.command == "rule":
