@@ -99,7 +99,7 @@ def helper_calls(facts: f.FileFacts, body: list[ast.stmt]
     """Calls in `body` to functions and methods of this file (that do not backward
     themselves), with what each call binds to the helper's parameters."""
     for stmt in body:
-        for call in ast.walk(stmt):
+        for call in f.nodes_of(stmt):
             if not isinstance(call, ast.Call):
                 continue
             helper = facts.functions.get(f.callee_name(call) or (

@@ -58,7 +58,7 @@ def _in_helpers(facts: f.FileFacts, loop: ast.AST, body: list[ast.stmt],
     into its model, when the loop calls the helper every iteration and backwards what it
     returns (`loss = self.training_step(batch)`; `loss.backward()`)."""
     for call_stmt in body:
-        for call in ast.walk(call_stmt):
+        for call in f.nodes_of(call_stmt):
             helper = facts.functions.get(f.callee_name(call)) if isinstance(
                 call, ast.Call) else None
             if helper is None or helper is loop or f.backwards(helper):

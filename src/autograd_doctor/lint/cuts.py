@@ -64,7 +64,7 @@ def _runs(facts: f.FileFacts, defs: f.Defs, ids: frozenset[int]) -> list[ast.stm
     """The statements among `ids` that run a model, whatever happens to the result."""
     found = [defs.by_id[i] for i in ids if i in defs.by_id]
     return sorted((s for s in found if any(isinstance(c, ast.Call) and f.is_forward(facts, c)
-                                           for c in ast.walk(s))), key=lambda s: s.lineno)
+                                           for c in f.nodes_of(s))), key=lambda s: s.lineno)
 
 
 def _where(facts: f.FileFacts, scope: ast.AST, full: f.Defs, chain: list[ast.stmt],
@@ -146,7 +146,7 @@ def optimized(facts: f.FileFacts, stmt: ast.stmt) -> str:
     """The model run by `stmt` whose parameters an optimizer of this file holds ("" if
     none): a model nobody optimizes (a teacher, a target network) may be cut on purpose."""
     held = {m for models in facts.optimizers.values() for m in models}
-    for call in ast.walk(stmt):
+    for call in f.nodes_of(stmt):
         if isinstance(call, ast.Call) and f.is_forward(facts, call):
             func = reading.text(call.func)
             if any(func == m or func.startswith(m + ".") for m in held):
@@ -222,3 +222,18 @@ def switched_on(body: list[ast.stmt]) -> set[str]:
                 and call.args[0].value is False):
             names.add(reading.text(call.func.value))
     return names
+
+
+def runs_with_grad(facts: f.FileFacts, model: str) -> bool:
+    """Is the model (or a part of it) run anywhere with recording on? Then its graph may
+    be cut on the way to the loss (the cut rules), which is not this rule's case."""
+    for scope in f.scopes(facts.tree):
+        for stmt in f.body_statements(scope):
+            if id(stmt) in facts.without_grad:
+                continue
+            for call in f.nodes_of(stmt):
+                if isinstance(call, ast.Call) and f.is_forward(facts, call):
+                    func = reading.text(call.func)
+                    if func == model or func.startswith(model + "."):
+                        return True
+    return False

@@ -490,6 +490,16 @@ def scopes(tree: ast.Module) -> list[ast.Module | Function]:
 
 
 
+def nodes_of(stmt: ast.AST) -> Iterator[ast.AST]:
+    """The nodes of one statement of `body_statements`: a `for` statement's own header
+    only (its body's statements are listed on their own)."""
+    if isinstance(stmt, (ast.For, ast.AsyncFor)):
+        yield from ast.walk(stmt.target)
+        yield from ast.walk(stmt.iter)
+    else:
+        yield from ast.walk(stmt)
+
+
 @functools.cache
 def body_statements(node: ast.AST) -> list[ast.stmt]:
     """Simple statements inside `node` (a loop, a function), in source order, not descending
@@ -613,7 +623,7 @@ def enclosing_loop(scope: ast.AST, node: ast.AST) -> Loop | None:
 def steps_between(body: list[ast.stmt], first: ast.AST, second: ast.AST) -> list[ast.Call]:
     """`X.step()` calls strictly between two nodes of one body (an optimizer update)."""
     start, end = first.lineno, second.lineno  # type: ignore[attr-defined]
-    return [n for s in body for n in ast.walk(s) if isinstance(n, ast.Call)
+    return [n for s in body for n in nodes_of(s) if isinstance(n, ast.Call)
             and isinstance(n.func, ast.Attribute) and n.func.attr == "step"
             and start < n.lineno < end and not n.args]
 

@@ -37,7 +37,7 @@ def written(stmt: ast.stmt) -> tuple[str, ast.AST] | None:
             stmt.targets[0], ast.Subscript) and isinstance(stmt.targets[0].value,
                                                           (ast.Name, ast.Attribute)):
         return reading.text(stmt.targets[0].value), stmt
-    for node in ast.walk(stmt):
+    for node in f.nodes_of(stmt):
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and \
                 node.func.attr in OUT_OF_PLACE and isinstance(node.func.value,
                                                                (ast.Name, ast.Attribute)):

@@ -113,7 +113,7 @@ def check(facts: f.FileFacts) -> Check:
                 for stmt in f.history_statements(facts, defs, defs.of(back.target)):
                     if reading.inside(stmt, loop) or f.under_no_grad(scope, stmt) or any(
                             isinstance(c, ast.Call) and f.opaque_call(facts, c)
-                            for c in ast.walk(stmt)):
+                            for c in f.nodes_of(stmt)):
                         continue
                     names = [reading.text(t) for t in reading.targets(stmt)]
                     if any(f.writes(loop, n) for n in names) or not isinstance(stmt,
@@ -146,7 +146,7 @@ def _in_init(facts: f.FileFacts) -> Check:
         for stmt in body:
             if not isinstance(stmt, ast.Assign) or f.under_no_grad(init, stmt) or any(
                     isinstance(c, ast.Call) and f.opaque_call(facts, c)
-                    for c in ast.walk(stmt)):
+                    for c in f.nodes_of(stmt)):
                 continue
             defs = f.flow(body, until=stmt)
             if not (f.makes_history(facts, stmt.value) or f.history_statements(

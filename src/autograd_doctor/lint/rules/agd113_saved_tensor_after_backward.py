@@ -84,7 +84,7 @@ def check(facts: f.FileFacts) -> Check:
             continue
         backs = [b for b in f.backwards(loop) if not b.retains]
         for stmt in body:
-            reads = [n for n in ast.walk(stmt) if patterns.is_saved_read(n)
+            reads = [n for n in f.nodes_of(stmt) if patterns.is_saved_read(n)
                      and "grad_fn" in reading.text(n)]
             for read in reads:
                 before = [b for b in backs if b.call.lineno < read.lineno]  # type: ignore[attr-defined]
@@ -113,7 +113,7 @@ def _in_helpers(facts: f.FileFacts) -> Check:
     seen: set[int] = set()
     for _scope, loop, body in f.training_bodies(facts.tree):
         backs = [b for b in f.backwards(loop) if not b.retains]
-        for call in (n for s in body for n in ast.walk(s) if isinstance(n, ast.Call)):
+        for call in (n for s in body for n in f.nodes_of(s) if isinstance(n, ast.Call)):
             name = call.func.attr if isinstance(call.func, ast.Attribute) else (
                 call.func.id if isinstance(call.func, ast.Name) else "")
             before = [b for b in backs if b.call.lineno < call.lineno]

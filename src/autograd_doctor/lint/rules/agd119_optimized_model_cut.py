@@ -18,7 +18,15 @@ from __future__ import annotations
 import ast
 
 from autograd_doctor.lint import facts as f
-from autograd_doctor.lint.cuts import cuts, fix_for, optimized, reached, regrad_expr, switched_on
+from autograd_doctor.lint.cuts import (
+    cuts,
+    fix_for,
+    optimized,
+    reached,
+    regrad_expr,
+    runs_with_grad,
+    switched_on,
+)
 from autograd_doctor.lint.rules import Check, Edit, Hit, Suggestion
 from autograd_doctor.source import reading
 
@@ -89,6 +97,8 @@ def check(facts: f.FileFacts) -> Check:
         model = optimized(facts, cut.model)
         if not model or model in seen or reached(facts, model):
             continue
+        if cut.kind == "no-grad-block" and not runs_with_grad(facts, model):
+            continue  # only ever run without grad: the optimizer is on the wrong model (AGD122)
         seen.add(model)
         strategy, description, edits = fix_for(cut)
         names = [reading.text(t) for t in reading.targets(cut.at)]

@@ -78,7 +78,7 @@ def check(facts: f.FileFacts) -> Check:
     for scope in f.scopes(facts.tree):
         body = f.body_statements(scope)
         for stmt in body:
-            for call in ast.walk(stmt):
+            for call in f.nodes_of(stmt):
                 if not isinstance(call, ast.Call) or not call.args or f.under_no_grad(
                         scope, stmt):
                     continue
