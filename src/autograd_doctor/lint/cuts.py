@@ -165,13 +165,19 @@ def _reaches(facts: f.FileFacts, scope: ast.AST, model: str) -> bool:
         live = f.flow(body, until=back.call)
         for stmt in f.history_statements(facts, live, live.of(back.target)):
             if not f.under_no_grad(scope, stmt) and any(
-                    isinstance(c, ast.Call) and reading.text(c.func) == model
+                    isinstance(c, ast.Call) and _runs_model(reading.text(c.func), model)
                     for c in f.live_nodes(f.value_of(stmt))):
                 return True
-        if any(isinstance(c, ast.Call) and reading.text(c.func) == model
+        if any(isinstance(c, ast.Call) and _runs_model(reading.text(c.func), model)
                for c in f.live_nodes(back.target)):
             return True
     return False
+
+
+def _runs_model(func: str, model: str) -> bool:
+    """Does calling `func` run `model`: itself, one of its methods (`model.step`), or a
+    model that contains it (`model(x)` runs `model.head`)?"""
+    return func == model or func.startswith(model + ".") or model.startswith(func + ".")
 
 
 def failing(facts: f.FileFacts, kind: str) -> Iterator[Cut]:

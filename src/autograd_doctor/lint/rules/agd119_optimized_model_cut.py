@@ -24,7 +24,6 @@ from autograd_doctor.lint.cuts import (
     optimized,
     reached,
     regrad_expr,
-    runs_with_grad,
     switched_on,
 )
 from autograd_doctor.lint.rules import Check, Edit, Hit, Suggestion
@@ -97,8 +96,8 @@ def check(facts: f.FileFacts) -> Check:
         model = optimized(facts, cut.model)
         if not model or model in seen or reached(facts, model):
             continue
-        if cut.kind == "no-grad-block" and not runs_with_grad(facts, model):
-            continue  # only ever run without grad: the optimizer is on the wrong model (AGD122)
+        if not cut.regrad and not _shares_an_optimizer_with_a_learner(facts, model):
+            continue  # its optimizer trains nothing the loss reaches: AGD122's wrong model
         seen.add(model)
         strategy, description, edits = fix_for(cut)
         names = [reading.text(t) for t in reading.targets(cut.at)]
@@ -107,3 +106,15 @@ def check(facts: f.FileFacts) -> Check:
                   f"`{reading.text(cut.node)}`: it never receives a gradient while the rest "
                   f"learns. Keep its graph into the loss.", names[0] if names else model,
                   Suggestion(strategy, description, tuple(Edit(*e) for e in edits)))
+
+
+def _shares_an_optimizer_with_a_learner(facts: f.FileFacts, model: str) -> bool:
+    """Is `model` in an optimizer together with something a backward call reaches (the
+    rest learns, this part does not)?"""
+    for held in facts.optimizers.values():
+        if any(model == m or model.startswith(m + ".") for m in held) and any(
+                reached(facts, m) or any(reached(facts, other) for other in facts.models
+                                         if other.startswith(m + "."))
+                for m in held):
+            return True
+    return False

@@ -18,7 +18,7 @@ from __future__ import annotations
 import ast
 
 from autograd_doctor.lint import facts as f
-from autograd_doctor.lint.cuts import cuts, reached, runs_with_grad
+from autograd_doctor.lint.cuts import cuts, reached
 from autograd_doctor.lint.rules import Check, Hit, Suggestion
 from autograd_doctor.source import reading
 
@@ -94,8 +94,7 @@ def check(facts: f.FileFacts) -> Check:
             # Only whole models named here: a part (`model.online`) runs inside its parent's
             # forward, which a static reader does not follow.
             lost = sorted(m for m in held if "." not in m and "[" not in m
-                          and not reached(facts, m) and not _passed(facts, m)
-                          and not runs_with_grad(facts, m))
+                          and not reached(facts, m) and not _passed(facts, m))
             if lost and len(lost) == len(held) and _something_learns(facts):
                 yield Hit(opt_stmt, f"`{optimizer}` holds the parameters of "
                           f"`{', '.join(lost)}`, which no backward call reaches: it never "
