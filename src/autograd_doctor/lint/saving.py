@@ -50,7 +50,10 @@ def saved_by(facts: f.FileFacts, scope: ast.AST, body: list[ast.stmt], write: as
     """The statement that saved `name` for a backward still to come, if any."""
     if name.endswith(".data") or ".data." in name:
         return None
-    self_saving = isinstance(write, ast.AugAssign) and saves_input(facts, write.value, name)
+    # `x += f(norm(x))` or `x.div_(x.norm())`: read through an op that keeps it, then
+    # overwritten, in one statement.
+    self_saving = isinstance(write, ast.AugAssign) and saves_input(facts, write.value, name) \
+        or _call_saves_receiver(facts, write, name)
     if not self_saving and not any(s.lineno < write.lineno and name in {
             reading.text(t) for t in reading.targets(s)} for s in body):
         return None  # nothing earlier in this function made it: cheap way out
@@ -58,7 +61,9 @@ def saved_by(facts: f.FileFacts, scope: ast.AST, body: list[ast.stmt], write: as
     made = defs.current.get(name)
     history = made is not None and (f.makes_history(facts, f.value_of(made)) or bool(
         f.history_statements(facts, defs, defs.of(f.value_of(made)))))
-    if self_saving and (history or f.makes_history(facts, f.value_of(write))):
+    if self_saving and (history or f.makes_history(facts, f.value_of(write))
+                        or isinstance(scope, (ast.FunctionDef, ast.AsyncFunctionDef))
+                        and name in reading.parameters(scope)):
         return write  # `x += layer(norm(x))`: read, saved, then overwritten
     if made is None or not history or made is write:
         return None
@@ -74,6 +79,14 @@ def saved_by(facts: f.FileFacts, scope: ast.AST, body: list[ast.stmt], write: as
            for w in f.writes(scope, name)):
         return None
     return saver
+
+
+def _call_saves_receiver(facts: f.FileFacts, write: ast.stmt, name: str) -> bool:
+    calls = [n for n in f.nodes_of(write) if isinstance(n, ast.Call) and isinstance(
+        n.func, ast.Attribute) and n.func.attr in OUT_OF_PLACE and reading.text(
+        n.func.value) == name]
+    return any(saves_input(facts, a, name) for c in calls
+               for a in list(c.args) + [k.value for k in c.keywords])
 
 
 def saves_result(value: ast.expr) -> bool:

@@ -5,6 +5,8 @@ What it finds: `nn.ReLU(inplace=True)` (or `nn.Dropout(..., inplace=True)`, `Lea
 `F.dropout(x, ..., inplace=True)`) applied to the output of an op that keeps its result
 for backward (`Sigmoid`, `Tanh`, `ReLU`, `Softmax`, `exp`) or to a tensor an earlier op
 kept as its input: in an `nn.Sequential` right after such a layer, or called in `forward`.
+Also an `nn.Embedding(..., max_norm=...)` whose weight the class uses as a tensor too
+(its lookups renormalise the weight in place).
 
 Why it breaks training: the in-place layer overwrites the saved tensor, and backward raises
 "one of the variables needed for gradient computation has been modified by an inplace
@@ -23,7 +25,7 @@ from autograd_doctor.lint.rules import Check, Edit, Hit, Suggestion
 from autograd_doctor.source import reading
 
 CODE = "AGD121"
-NEEDS = ("inplace",)  # words a file must contain for the rule to read it
+NEEDS = ("inplace", "max_norm")  # words a file must contain for the rule to read it
 NAME = "inplace-layer-on-saved-tensor"
 ERROR = "inplace-modified"
 CATEGORY = "inplace-module"
@@ -54,6 +56,24 @@ class Head(nn.Module):
         h = torch.tanh(self.fc(x))
         h = F.dropout(h, 0.1, self.training, inplace=True)
         return h.sum()
+''', '''
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+
+class TiedLM(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.embed = nn.Embedding(20, 8, max_norm=1.0)
+        self.cell = nn.GRUCell(8, 8)
+
+    def forward(self, tokens):
+        h, logits = torch.zeros(2, 8), []
+        for t in range(tokens.size(1)):
+            h = self.cell(self.embed(tokens[:, t]), h)
+            logits.append(F.linear(h, self.embed.weight))
+        return torch.stack(logits, 1)
 ''')
 GOOD = ('''
 import torch
@@ -74,6 +94,7 @@ _KEEP_RESULT = frozenset({"Sigmoid", "Tanh", "ReLU", "ReLU6", "Softmax", "ELU", 
 
 def check(facts: f.FileFacts) -> Check:
     yield from _in_sequences(facts.tree)
+    yield from _renormed_embeddings(facts.tree)
     built = _built_in_place(facts.tree)
     for scope in f.scopes(facts.tree):
         body = f.body_statements(scope)
@@ -101,6 +122,34 @@ def check(facts: f.FileFacts) -> Check:
                           f"{stmt.lineno}), which line {saver.lineno} saved for backward: "
                           f"backward fails (modified by an inplace operation). Use "
                           f"inplace=False.", name, _fix(where))
+
+
+def _renormed_embeddings(tree: ast.Module) -> Check:
+    """`self.emb = nn.Embedding(..., max_norm=1.0)` whose `self.emb.weight` the class also
+    uses as a tensor (a tied output layer, distances to every row): each lookup renormalises
+    the weight in place, under the op that saved it."""
+    for cls in ast.walk(tree):
+        if not isinstance(cls, ast.ClassDef):
+            continue
+        for stmt in ast.walk(cls):
+            if not (isinstance(stmt, ast.Assign) and isinstance(stmt.value, ast.Call)
+                    and reading.text(stmt.value.func).endswith("Embedding") and any(
+                        k.arg == "max_norm" and not (isinstance(k.value, ast.Constant)
+                                                     and k.value.value is None)
+                        for k in stmt.value.keywords)):
+                continue
+            for target in stmt.targets:
+                weight = reading.text(target) + ".weight"
+                if any(isinstance(n, ast.Attribute) and isinstance(n.ctx, ast.Load)
+                       and reading.text(n) == weight for n in ast.walk(cls)):
+                    yield Hit(stmt, f"`{reading.text(target)}` renormalises its weight in "
+                              f"place on every lookup (max_norm), and `{weight}` is also used "
+                              f"as a tensor in this class: a lookup after that use modifies "
+                              f"what backward saved (modified by an inplace operation). Use "
+                              f"`{weight}.clone()` there, or drop max_norm.",
+                              reading.text(target),
+                              Suggestion("clone-saved", "clone the weight where it is used "
+                                         "as a tensor", ()))
 
 
 def _inplace_keyword(call: ast.Call) -> bool:
