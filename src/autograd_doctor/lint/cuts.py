@@ -115,6 +115,10 @@ def _cutting(facts: f.FileFacts, value: ast.AST, names: set[str] | None
             inner, kind = (node.args[0] if node.args else None), "rewrapped"
         elif patterns.non_differentiable(node):
             inner, kind = node, "non-differentiable"
+        elif isinstance(node, ast.Call) and f.callee_name(node) in facts.no_grad_functions:
+            inner, kind = node, "no-grad-block"  # a helper run without recording
+        elif isinstance(node, ast.Call) and f.returns_plain(node):
+            inner, kind = node, "rewrapped"  # a helper that hands back a value left torch
         if inner is None or not isinstance(node, ast.expr):
             continue
         if names is None:

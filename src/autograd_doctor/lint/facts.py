@@ -383,9 +383,10 @@ def live_nodes(node: ast.AST) -> Iterator[ast.AST]:
             stack.extend(sub.args)
             stack.extend(k.value for k in sub.keywords)
             continue
-        if isinstance(sub, ast.Call) and _returns_plain(sub.func) or isinstance(
-                sub, ast.Compare) or patterns.non_differentiable(sub):
-            continue  # a plain value, a comparison, an argmax: no gradient flows back
+        if isinstance(sub, ast.Call) and (_returns_plain(sub.func) or reading.text(
+                sub.func) in _NEW_TENSOR) or isinstance(sub, ast.Compare) or \
+                patterns.non_differentiable(sub):
+            continue  # a plain value, a new tensor, a comparison, an argmax: no gradient
         if isinstance(sub, (ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp)):
             # The iterated values reach the result only through what each element keeps.
             results = [sub.key, sub.value] if isinstance(sub, ast.DictComp) else [sub.elt]
@@ -406,8 +407,18 @@ def live_nodes(node: ast.AST) -> Iterator[ast.AST]:
 
 # Builtins that return plain Python values, and (for the file being linted) its functions
 # whose every `return` hands back such a value (`return loss.item()`): no history leaves them.
+# Calls that copy data into a new tensor without history (not `torch.as_tensor`, which
+# hands a tensor back as it is).
+_NEW_TENSOR = frozenset({"torch.tensor", "torch.from_numpy", "torch.Tensor",
+                         "torch.FloatTensor", "torch.LongTensor"})
 _PLAIN_BUILTINS = frozenset({"float", "int", "round", "bool", "len", "str", "repr", "format"})
 _plain_functions: set[str] = set()
+
+
+def returns_plain(call: ast.Call) -> bool:
+    """A call of a builtin or helper that hands back a plain value (or a new tensor
+    without history)."""
+    return _returns_plain(call.func)
 
 
 def _returns_plain(func: ast.expr) -> bool:
