@@ -37,27 +37,31 @@ def cuts(facts: f.FileFacts) -> Iterator[Cut]:
     for scope in f.scopes(facts.tree):
         body = f.body_statements(scope)
         for back in f.backwards(scope):
-            if not isinstance(back.call.func, ast.Attribute) or back.call.func.attr not in (
+            if isinstance(back.call.func, ast.Attribute) and back.call.func.attr in (
                     "backward", "manual_backward"):
-                continue
-            live = f.flow(body, until=back.call)
-            full = f.flow(body, until=back.call, every=True)
-            live_ids = live.of(back.target)
-            full_ids = full.of(back.target)
-            alive = [s for s in f.history_statements(facts, live, live_ids)
-                     if not f.under_no_grad(scope, s)]
-            learning = bool(alive) or f.makes_history(facts, back.target)
-            chain = [full.by_id[i] for i in full_ids if i in full.by_id]
-            switched = switched_on(body)
-            regrad = any(_regrad(s) or {reading.text(x) for x in reading.targets(s)} & switched
-                         for s in chain) or regrad_expr(back.target)
-            for model in _runs(facts, full, full_ids):
-                if model in alive:
-                    continue
-                found = _where(facts, scope, full, chain, model, back)
-                if found is not None:
-                    at, kind, node = found
-                    yield Cut(scope, back, model, at, kind, node, learning, regrad)
+                yield from _cuts_at(facts, scope, body, back)
+
+
+def _cuts_at(facts: f.FileFacts, scope: ast.AST, body: list[ast.stmt],
+             back: f.Backward) -> Iterator[Cut]:
+    live = f.flow(body, until=back.call)
+    full = f.flow(body, until=back.call, every=True)
+    live_ids = live.of(back.target)
+    full_ids = full.of(back.target)
+    alive = [s for s in f.history_statements(facts, live, live_ids)
+             if not f.under_no_grad(scope, s)]
+    learning = bool(alive) or f.makes_history(facts, back.target)
+    chain = [full.by_id[i] for i in full_ids if i in full.by_id]
+    switched = switched_on(body)
+    regrad = any(_regrad(s) or {reading.text(x) for x in reading.targets(s)} & switched
+                 for s in chain) or regrad_expr(back.target)
+    for model in _runs(facts, full, full_ids):
+        if model in alive:
+            continue
+        found = _where(facts, scope, full, chain, model, back)
+        if found is not None:
+            at, kind, node = found
+            yield Cut(scope, back, model, at, kind, node, learning, regrad)
 
 
 def _runs(facts: f.FileFacts, defs: f.Defs, ids: frozenset[int]) -> list[ast.stmt]:
