@@ -220,7 +220,8 @@ def _parameters_of(value: ast.expr) -> set[str]:
 
 
 def _frozen(nodes: list[ast.AST]) -> set[str]:
-    """`m.requires_grad_(False)`, `for p in m.parameters(): p.requires_grad = False`."""
+    """`m.requires_grad_(False)`; `for p in m.parameters(): p.requires_grad = False` (also
+    over `zip(a.parameters(), m.parameters())`, as momentum encoders are frozen)."""
     found: set[str] = set()
     enabled: set[str] = set()  # switched back on somewhere (a GAN's D between steps)
     for node in nodes:
@@ -229,15 +230,41 @@ def _frozen(nodes: list[ast.AST]) -> set[str]:
             off = bool(node.args) and isinstance(node.args[0], ast.Constant) and \
                 node.args[0].value is False
             (found if off else enabled).add(reading.text(node.func.value))
-        if isinstance(node, ast.For) and isinstance(node.iter, ast.Call) and isinstance(
-                node.iter.func, ast.Attribute) and node.iter.func.attr == "parameters" \
-                and isinstance(node.target, ast.Name) and any(
-                isinstance(s, ast.Assign) and isinstance(s.value, ast.Constant)
-                and s.value.value is False and any(
-                    reading.text(t) == f"{node.target.id}.requires_grad" for t in s.targets)
-                for s in node.body):
-            found.add(reading.text(node.iter.func.value))
+        if isinstance(node, ast.For):
+            owners = _parameter_owners(node)
+            for stmt in ast.walk(node):
+                switched = _switched_off(stmt)
+                if switched in owners:
+                    found.add(owners[switched])
     return found - enabled
+
+
+def _parameter_owners(loop: ast.For) -> dict[str, str]:
+    """{loop variable: model} for `for p in m.parameters()` and
+    `for a, b in zip(m.parameters(), n.parameters())`."""
+    sources = loop.iter.args if isinstance(loop.iter, ast.Call) and reading.text(
+        loop.iter.func) == "zip" else [loop.iter]
+    names = loop.target.elts if isinstance(loop.target, ast.Tuple) else [loop.target]
+    owners = {}
+    for name, source in zip(names, sources):
+        if isinstance(name, ast.Name) and isinstance(source, ast.Call) and isinstance(
+                source.func, ast.Attribute) and source.func.attr == "parameters":
+            owners[name.id] = reading.text(source.func.value)
+    return owners
+
+
+def _switched_off(stmt: ast.AST) -> str:
+    """`p` for `p.requires_grad = False` and `p.requires_grad_(False)`."""
+    if isinstance(stmt, ast.Assign) and isinstance(stmt.value, ast.Constant) and \
+            stmt.value.value is False:
+        for target in stmt.targets:
+            if isinstance(target, ast.Attribute) and target.attr == "requires_grad":
+                return reading.text(target.value)
+    if isinstance(stmt, ast.Call) and isinstance(stmt.func, ast.Attribute) and \
+            stmt.func.attr == "requires_grad_" and stmt.args and isinstance(
+            stmt.args[0], ast.Constant) and stmt.args[0].value is False:
+        return reading.text(stmt.func.value)
+    return ""
 
 
 def _unwrapped(value: ast.expr) -> ast.expr:
