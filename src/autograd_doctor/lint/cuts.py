@@ -53,7 +53,7 @@ def _cuts_at(facts: f.FileFacts, scope: ast.AST, body: list[ast.stmt],
     learning = bool(alive) or f.makes_history(facts, back.target)
     chain = [full.by_id[i] for i in full_ids if i in full.by_id]
     switched = switched_on(body)
-    regrad = any(_regrad(s) or {reading.text(x) for x in reading.targets(s)} & switched
+    regrad = any(regrad_expr(s) or {reading.text(x) for x in reading.targets(s)} & switched
                  for s in chain) or regrad_expr(back.target)
     for model in _runs(facts, full, full_ids):
         if model in alive:
@@ -131,10 +131,6 @@ def _cutting(facts: f.FileFacts, value: ast.AST, names: set[str] | None
         elif f.read_names(inner) & names:
             return kind, node
     return None
-
-
-def _regrad(stmt: ast.stmt) -> bool:
-    return regrad_expr(stmt)
 
 
 def regrad_expr(node: ast.AST) -> bool:
@@ -236,18 +232,3 @@ def switched_on(body: list[ast.stmt]) -> set[str]:
                 and call.args[0].value is False):
             names.add(reading.text(call.func.value))
     return names
-
-
-def runs_with_grad(facts: f.FileFacts, model: str) -> bool:
-    """Is the model (or a part of it) run anywhere with recording on? Then its graph may
-    be cut on the way to the loss (the cut rules), which is not this rule's case."""
-    for scope in f.scopes(facts.tree):
-        for stmt in f.body_statements(scope):
-            if id(stmt) in facts.without_grad:
-                continue
-            for call in f.nodes_of(stmt):
-                if isinstance(call, ast.Call) and f.is_forward(facts, call):
-                    func = reading.text(call.func)
-                    if func == model or func.startswith(model + "."):
-                        return True
-    return False

@@ -653,11 +653,6 @@ def _bound(stmt: ast.stmt) -> list[ast.expr]:
     return out
 
 
-def enclosing_loop(scope: ast.AST, node: ast.AST) -> Loop | None:
-    found = [loop for loop in loops(scope) if reading.inside(node, loop) and node is not loop]
-    return found[-1] if found else None
-
-
 def steps_between(body: list[ast.stmt], first: ast.AST, second: ast.AST) -> list[ast.Call]:
     """`X.step()` calls strictly between two nodes of one body (an optimizer update)."""
     start, end = first.lineno, second.lineno  # type: ignore[attr-defined]
