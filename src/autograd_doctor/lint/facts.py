@@ -99,7 +99,8 @@ def forget() -> None:
     """Drop what was memoised about the last file's tree (called after each file)."""
     for memo in (backwards, loops, scopes, body_statements, own, _no_grad_blocks):
         memo.cache_clear()
-    _plain_functions.clear()
+    _plain_candidates.clear()
+    _plain_known.clear()
 
 
 @functools.cache
@@ -112,7 +113,9 @@ def own(node: ast.AST) -> tuple[ast.AST, ...]:
 def read_file(tree: ast.Module, path: str = "") -> FileFacts:
     facts = FileFacts(tree)
     nodes = list(ast.walk(tree))
-    module_classes = _module_classes(tree)
+    module_classes = _module_classes(tree, nodes)
+    no_grad_blocks = any(isinstance(n, (ast.With, ast.AsyncWith)) and any(
+        patterns.is_no_grad(i.context_expr) for i in n.items) for n in nodes)
     # Models imported from a module next to this file (`from model import Net`) are read
     # there: which classes are models, and which detach inside.
     for node in nodes:
@@ -144,7 +147,7 @@ def read_file(tree: ast.Module, path: str = "") -> FileFacts:
             facts.has_backward = True
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
             facts.functions.setdefault(node.name, node)
-            if _without_grad(node):
+            if _without_grad(node, no_grad_blocks):
                 facts.no_grad_functions.add(node.name)
         elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) \
                 and node.func.attr in ("parameters", "named_parameters"):
@@ -158,8 +161,8 @@ def read_file(tree: ast.Module, path: str = "") -> FileFacts:
         elif isinstance(node, ast.AnnAssign) and isinstance(node.value, ast.Call):
             _note_built(facts, module_classes, bound, [node.target], node.value)
     forget()
-    _plain_functions.update(name for name, fn in facts.functions.items() if _plain(fn))
-    _plain_functions.update(facts.imported_plain)
+    _plain_candidates.update(facts.functions)
+    _plain_known.update(dict.fromkeys(facts.imported_plain, True))
     facts.model_classes = module_classes
     facts.frozen = _frozen(nodes)
     # `self.model = model`, `net = model.to(device)`: another name for a model is a model.
@@ -284,11 +287,13 @@ def _constructed(value: ast.expr) -> str:
     return reading.text(value.func) if isinstance(value, ast.Call) else ""
 
 
-def _without_grad(function: Function) -> bool:
+def _without_grad(function: Function, blocks: bool = True) -> bool:
     """Does everything the function returns come from a no_grad region (a decorator, or every
-    `return` inside a `with torch.no_grad():` block)?"""
+    `return` inside a `with torch.no_grad():` block)? `blocks`: the file has such blocks."""
     if any(patterns.is_no_grad(d) for d in function.decorator_list):
         return True
+    if not blocks:
+        return False
     returns = [n for n in own(function) if isinstance(n, ast.Return) and n.value is not None]
     return bool(returns) and all(under_no_grad(function, r) for r in returns)
 
@@ -324,9 +329,10 @@ def _opaque(tree: ast.Module) -> set[str]:
             patterns.is_no_grad(i.context_expr) for i in n.items) for n in ast.walk(c))}
 
 
-def _module_classes(tree: ast.Module) -> set[str]:
+def _module_classes(tree: ast.Module, nodes: list[ast.AST] | None = None) -> set[str]:
     """Classes of this file that are models (subclasses of nn.Module, also indirectly)."""
-    classes = {n.name: n for n in ast.walk(tree) if isinstance(n, ast.ClassDef)}
+    classes = {n.name: n for n in (nodes if nodes is not None else ast.walk(tree))
+               if isinstance(n, ast.ClassDef)}
     found: set[str] = set()
     changed = True
     while changed:
@@ -439,7 +445,18 @@ def live_nodes(node: ast.AST) -> Iterator[ast.AST]:
 _NEW_TENSOR = frozenset({"torch.tensor", "torch.from_numpy", "torch.Tensor",
                          "torch.FloatTensor", "torch.LongTensor"})
 _PLAIN_BUILTINS = frozenset({"float", "int", "round", "bool", "len", "str", "repr", "format"})
-_plain_functions: set[str] = set()
+# Per linted file (cleared by `forget`): its functions, and which of them are plain, decided
+# when first asked (most never are).
+_plain_candidates: dict[str, Function] = {}
+_plain_known: dict[str, bool] = {}
+
+
+def _plain_function(name: str) -> bool:
+    if name not in _plain_known:
+        function = _plain_candidates.get(name)
+        _plain_known[name] = False  # while deciding: a helper calling itself is not plain
+        _plain_known[name] = function is not None and _plain(function)
+    return _plain_known[name]
 
 
 def returns_plain(call: ast.Call) -> bool:
@@ -450,9 +467,9 @@ def returns_plain(call: ast.Call) -> bool:
 
 def _returns_plain(func: ast.expr) -> bool:
     if isinstance(func, ast.Name):
-        return func.id in _PLAIN_BUILTINS or func.id in _plain_functions
+        return func.id in _PLAIN_BUILTINS or _plain_function(func.id)
     return isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and \
-        func.value.id == "self" and func.attr in _plain_functions
+        func.value.id == "self" and _plain_function(func.attr)
 
 
 def _plain(function: Function) -> bool:
