@@ -86,6 +86,8 @@ def _where(facts: f.FileFacts, scope: ast.AST, full: f.Defs, chain: list[ast.stm
             continue
         own = stmt is model
         found = _cutting(facts, value, made if not own else None)
+        if found is None and own:  # `[float(e) for e in model(x)]`: cut inside a comprehension
+            found = _cutting(facts, value, _iterating_a_model(facts, value))
         if found is not None:
             return stmt, found[0], found[1]
         made |= {reading.text(t) for t in reading.targets(stmt)}
@@ -96,6 +98,13 @@ def _where(facts: f.FileFacts, scope: ast.AST, full: f.Defs, chain: list[ast.stm
         if statement is not None:
             return statement, found[0], found[1]
     return None
+
+
+def _iterating_a_model(facts: f.FileFacts, value: ast.AST) -> set[str]:
+    """Names a comprehension binds to the elements of a model's output."""
+    return {n.id for c in ast.walk(value) if isinstance(c, ast.comprehension) and any(
+        isinstance(k, ast.Call) and f.is_forward(facts, k) for k in ast.walk(c.iter))
+        for n in ast.walk(c.target) if isinstance(n, ast.Name)}
 
 
 def _cutting(facts: f.FileFacts, value: ast.AST, names: set[str] | None

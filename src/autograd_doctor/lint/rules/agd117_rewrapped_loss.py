@@ -37,8 +37,8 @@ import torch.nn as nn
 model = nn.Linear(4, 1)
 opt = torch.optim.SGD(model.parameters(), lr=0.1)
 for step in range(3):
-    errors = [float(e) for e in (model(torch.randn(8, 4)) - 1).abs().squeeze(1)]
-    loss = torch.tensor(sum(errors) / len(errors))
+    errors = (model(torch.randn(8, 4)) - 1).abs().squeeze(1)
+    loss = torch.tensor(errors.mean().item())
     opt.zero_grad()
     loss.backward()
     opt.step()
