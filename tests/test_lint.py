@@ -247,3 +247,12 @@ def test_one_line_never_gets_two_different_predictions() -> None:
             seen.setdefault((p.path, p.line), set()).add(p.error)
         clashes += [(case.name, where) for where, errors in seen.items() if len(errors) > 1]
     assert clashes == []
+
+
+def test_fix_keeps_the_files_own_encoding(tmp_path: Path) -> None:
+    module = next(r for r in rules() if r.CODE == "AGD105")
+    source = "# -*- coding: latin-1 -*-\n# entraînement\n" + module.BAD[0]
+    (tmp_path / "t.py").write_bytes(source.encode("latin-1"))
+    assert _cli("lint", "--fix", "t.py", cwd=tmp_path).returncode == 0
+    after = (tmp_path / "t.py").read_bytes().decode("latin-1")
+    assert "# entraînement" in after and "total += loss.detach()" in after

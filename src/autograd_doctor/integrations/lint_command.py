@@ -4,9 +4,11 @@ exit code. Exit codes: 0 nothing found, 1 findings, 2 bad usage or an internal e
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import sys
+import tokenize
 from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
@@ -116,7 +118,10 @@ def _fixes(problems: list[Problem], options: LintOptions) -> tuple[list[Problem]
     fixed: set[tuple[str, int, str]] = set()
     written: list[str] = []
     for path, mine in by_file.items():
-        old = Path(path).read_text(encoding="utf-8")
+        raw = Path(path).read_bytes()
+        # Written back in the file's own encoding (its coding cookie), newlines as they were.
+        encoding = tokenize.detect_encoding(io.BytesIO(raw).readline)[0]
+        old = raw.decode(encoding)
         try:
             new = autofix.apply(old, [c for p in mine if p.fix for c in p.fix.changes])
         except (autofix.FixFailed, SyntaxError, ValueError) as exc:
@@ -129,7 +134,7 @@ def _fixes(problems: list[Problem], options: LintOptions) -> tuple[list[Problem]
             sys.stderr.flush()
             sys.stdout.write(autofix.diff(path, old, new))
         if options.fix and not options.diff:
-            Path(path).write_text(new, encoding="utf-8")
+            Path(path).write_bytes(new.encode(encoding))
             written.append(path)
             fixed |= {(p.path, p.line, p.rule) for p in mine}
     return [p for p in problems if (p.path, p.line, p.rule) not in fixed], written
