@@ -50,6 +50,9 @@ class Backward:
     call: ast.Call
     target: ast.expr
     retains: bool  # retain_graph / create_graph set (or not a literal False)
+    # A call of a helper of this file that backwards what it is handed stands for its
+    # backward: the helper (its target is then the arguments whose graph it uses).
+    helper: Function | None = None
 
 
 @dataclass
@@ -160,7 +163,7 @@ def read_file(tree: ast.Module, path: str = "") -> FileFacts:
                                 value)
         elif isinstance(node, ast.AnnAssign) and isinstance(node.value, ast.Call):
             _note_built(facts, module_classes, bound, [node.target], node.value)
-    forget()
+    forget()  # what an earlier file left (a caller that did not go through the engine)
     _plain_candidates.update(facts.functions)
     _plain_known.update(dict.fromkeys(facts.imported_plain, True))
     facts.model_classes = module_classes
@@ -754,6 +757,54 @@ def persists(scope: ast.AST, body: ast.AST, name: str) -> bool:
         return True  # an attribute (set in __init__ or an earlier call) or an argument
     return any(w.lineno < body.lineno and not reading.inside(w, body)  # type: ignore[attr-defined]
                for w in writes(scope, name))
+
+
+def bind(helper: Function, call: ast.Call) -> dict[str, ast.expr]:
+    """What a call binds to a helper's parameters (`self` left out of method calls)."""
+    params = [a.arg for a in helper.args.posonlyargs + helper.args.args]
+    if params and params[0] in ("self", "cls") and isinstance(call.func, ast.Attribute):
+        params = params[1:]
+    bound = dict(zip(params, call.args))
+    bound.update({k.arg: k.value for k in call.keywords if k.arg})
+    return bound
+
+
+def step_backwards(facts: FileFacts, node: ast.AST) -> list[Backward]:
+    """The backward calls of `node` (a loop or a function), and the calls it makes to helpers
+    of this file that backward what they are handed (`self._update_d(real, fake)` whose
+    body calls `d_loss.backward()` on a loss made from `fake`)."""
+    found = list(backwards(node))
+    for stmt in body_statements(node):
+        for call in nodes_of(stmt):
+            helper = facts.functions.get(callee_name(call)) if isinstance(call, ast.Call) \
+                else None
+            if helper is None or helper is node or not isinstance(call, ast.Call):
+                continue
+            bound = bind(helper, call)
+            used = [bound[p] for p in _consumed(helper) if p in bound]
+            if used:
+                target = ast.copy_location(ast.Tuple(used, ast.Load()), call)
+                found.append(Backward(call, target, False, helper))
+    return sorted(found, key=lambda b: (b.call.lineno, b.call.col_offset))
+
+
+def _consumed(helper: Function) -> list[str]:
+    """Parameters whose graph a backward call of the helper (without retain_graph) uses."""
+    params = [a.arg for a in helper.args.posonlyargs + helper.args.args]
+    body = body_statements(helper)
+    used: set[str] = set()
+    for back in backwards(helper):
+        if not back.retains and isinstance(back.call.func, ast.Attribute) and \
+                back.call.func.attr == "backward":
+            used |= chain_names(flow(body, until=back.call), back)
+    return [p for p in params if p in used and p not in ("self", "cls")]
+
+
+def steps_inside(back: Backward) -> bool:
+    """Does the helper behind this backward also step an optimizer?"""
+    return back.helper is not None and any(
+        isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr == "step"
+        and not n.args for n in own(back.helper))
 
 
 def training_bodies(tree: ast.Module) -> Iterator[tuple[ast.AST, ast.AST, list[ast.stmt]]]:

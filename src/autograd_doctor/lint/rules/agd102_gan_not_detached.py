@@ -2,7 +2,8 @@
 
 What it finds: in one iteration, a first backward (the discriminator's loss) goes through a
 model output (`fake = G(z)`), an optimizer steps, and a second backward (the generator's
-loss) goes through the same output again.
+loss) goes through the same output again; also when each step is a helper of the file that
+is handed `fake` and backwards (`self.update_d(real, fake)`, `self.update_g(fake)`).
 
 Why it breaks training: the discriminator's backward frees the generator part of the graph
 that both losses share; the generator's backward then walks into it and PyTorch raises
@@ -47,7 +48,37 @@ for step in range(3):
     opt_g.zero_grad()
     g_loss.backward()
     opt_g.step()
-''',)
+''', '''
+import torch
+import torch.nn as nn
+
+
+class GANTrainer:
+    def __init__(self):
+        self.G, self.D = nn.Linear(2, 4), nn.Linear(4, 1)
+        self.opt_g = torch.optim.Adam(self.G.parameters())
+        self.opt_d = torch.optim.Adam(self.D.parameters())
+
+    def update_d(self, real, fake):
+        self.opt_d.zero_grad()
+        (self.D(fake).mean() - self.D(real).mean()).backward()
+        self.opt_d.step()
+
+    def update_g(self, fake):
+        self.opt_g.zero_grad()
+        (-self.D(fake).mean()).backward()
+        self.opt_g.step()
+
+    def train_step(self, real):
+        fake = self.G(torch.randn(8, 2))
+        self.update_d(real, fake)
+        self.update_g(fake)
+
+
+trainer = GANTrainer()
+for step in range(3):
+    trainer.train_step(torch.randn(8, 4))
+''')
 GOOD = ('''
 import torch
 import torch.nn as nn
@@ -73,10 +104,11 @@ for step in range(3):
 
 def check(facts: f.FileFacts) -> Check:
     for scope, loop, body in f.training_bodies(facts.tree):
-        backs = f.backwards(loop)
+        backs = f.step_backwards(facts, loop)
         for first, second in zip(backs, backs[1:]):
             if first.retains or reading.text(first.target) == reading.text(second.target) \
-                    or not f.steps_between(body, first.call, second.call):
+                    or not (f.steps_between(body, first.call, second.call)
+                            or f.steps_inside(first)):
                 continue
             shared = f.shared_forward(facts, scope, body, first, second)
             if shared is None:

@@ -67,10 +67,10 @@ for step in range(3):
 
 def check(facts: f.FileFacts) -> Check:
     for scope, loop, body in f.training_bodies(facts.tree):
-        backs = f.backwards(loop)
+        backs = f.step_backwards(facts, loop)
         for first, second in zip(backs, backs[1:]):
             if first.retains or reading.text(first.target) == reading.text(second.target) \
-                    or f.steps_between(body, first.call, second.call):
+                    or f.steps_between(body, first.call, second.call) or f.steps_inside(first):
                 continue
             shared = f.shared_forward(facts, scope, body, first, second)
             if shared is None:
