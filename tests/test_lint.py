@@ -188,23 +188,26 @@ def test_no_finding_on_any_correct_corpus_program() -> None:
 
 
 def test_lint_fix_agrees_with_the_runtime_fix_where_both_apply() -> None:
-    """The autofixes (safe ones, written by --fix) take the strategy the corpus expects of
-    `run`. Suggestions may differ where the right fix depends on intent (detach where the
-    state is stored or where it is read): they are shown, not written."""
-    agreed = checked = 0
+    """Where a lint fix fires at the culprit, it takes the strategy the corpus expects of
+    `run`: the safe autofixes (written by --fix) nearly always (17 of 19 when written; the two
+    others keep totals detached where the corpus keeps `.item()`), the suggestions mostly
+    (114 of 132 in all: they differ where the right fix depends on intent)."""
+    agreed = {True: 0, False: 0}
+    checked = {True: 0, False: 0}
     for case in sorted((CORPUS / "broken").iterdir()):
         data = json.loads((case / "expected.json").read_text())
         for want in data["findings"] if "findings" in data else [data["finding"]]:
             strategy = (want.get("fix") or {}).get("strategy")
             line = (want.get("culprit") or {}).get("line")
-            same = [p for p in lint_case(case) if p.fix and p.fix.safe and p.line == line
+            same = [p for p in lint_case(case) if p.fix and p.line == line
                     and p.error == want["error"]]
-            if strategy and same:
-                checked += 1
+            if strategy and same and same[0].fix is not None:
                 wanted = strategy if isinstance(strategy, list) else [strategy]
-                agreed += same[0].fix.strategy in wanted  # type: ignore[union-attr]
-    assert checked >= 5
-    assert agreed / checked >= 0.85, (agreed, checked)
+                checked[same[0].fix.safe] += 1
+                agreed[same[0].fix.safe] += same[0].fix.strategy in wanted
+    assert checked[True] >= 15 and checked[False] >= 100, checked
+    assert agreed[True] / checked[True] >= 0.85, (agreed, checked)
+    assert sum(agreed.values()) / sum(checked.values()) >= 0.85, (agreed, checked)
 
 
 def test_all_of_torch_lints_without_a_crash_or_a_false_finding() -> None:

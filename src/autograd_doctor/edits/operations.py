@@ -73,7 +73,12 @@ class Remedy:
 def character_column(file: str, line: int, byte_col: int) -> int:
     """An `ast` column (UTF-8 bytes) as a column in characters."""
     text = reading.lines(file)[line - 1] if 0 < line <= len(reading.lines(file)) else ""
-    return len(text.encode()[:byte_col].decode(errors="ignore"))
+    return characters(text, byte_col)
+
+
+def characters(line_text: str, byte_col: int) -> int:
+    """How many characters the first `byte_col` UTF-8 bytes of a line hold."""
+    return len(line_text.encode()[:byte_col].decode(errors="ignore"))
 
 
 def replace_node(file: str, node: ast.expr | ast.stmt, text: str) -> Replace:

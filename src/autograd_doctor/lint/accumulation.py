@@ -106,13 +106,7 @@ def helper_calls(facts: f.FileFacts, body: list[ast.stmt]
                 call.func.attr if isinstance(call.func, ast.Attribute) else ""))
             if helper is None or f.backwards(helper):
                 continue
-            params = [a.arg for a in helper.args.posonlyargs + helper.args.args]
-            if params and params[0] in ("self", "cls") and isinstance(call.func,
-                                                                      ast.Attribute):
-                params = params[1:]
-            bound = dict(zip(params, call.args))
-            bound.update({k.arg: k.value for k in call.keywords if k.arg})
-            yield stmt, call, helper, bound
+            yield stmt, call, helper, f.bind(helper, call)
 
 
 def _params_read(body: list[ast.stmt], store: ast.stmt, added: ast.expr) -> set[str]:
@@ -144,10 +138,10 @@ def _accumulation(stmt: ast.stmt) -> tuple[str, ast.expr] | None:
             return name, other
         if patterns.running_estimate(stmt, name):
             if isinstance(value, ast.IfExp):
-                value = value.orelse if name in f.read_names(value.orelse) else value.body
+                value = value.orelse if name in reading.names_in(value.orelse) else value.body
             if isinstance(value, ast.BinOp):
                 sides = [value.left, value.right]
-                added = [s for s in sides if name not in f.read_names(s)]
+                added = [s for s in sides if name not in reading.names_in(s)]
                 if len(added) == 1:
                     return name, added[0]
     return None

@@ -137,7 +137,7 @@ def _cutting(facts: f.FileFacts, value: ast.AST, names: set[str] | None
         if names is None:
             if any(isinstance(c, ast.Call) and f.is_forward(facts, c) for c in ast.walk(inner)):
                 return kind, node
-        elif f.read_names(inner) & names:
+        elif reading.names_in(inner) & names:
             return kind, node
     return None
 

@@ -12,6 +12,7 @@ import tokenize
 from dataclasses import dataclass
 from types import ModuleType
 
+from autograd_doctor.edits.operations import characters
 from autograd_doctor.lint import facts as f
 from autograd_doctor.lint.rules import Edit, rules, run_rule
 
@@ -120,9 +121,7 @@ def _decode(source: bytes) -> str:
 
 def _chars(lines: list[str], line: int, byte_col: int) -> int:
     """ast counts columns in UTF-8 bytes; editors, SARIF and libcst count characters."""
-    if not 1 <= line <= len(lines):
-        return byte_col
-    return len(lines[line - 1].encode("utf-8")[:byte_col].decode("utf-8", errors="ignore"))
+    return characters(lines[line - 1], byte_col) if 1 <= line <= len(lines) else byte_col
 
 
 def _change(lines: list[str], edit: Edit) -> Change:

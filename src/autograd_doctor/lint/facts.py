@@ -213,7 +213,7 @@ def _note_built(facts: FileFacts, module_classes: set[str], bound: dict[str, lis
         facts.parameters.update(names)
     if "optim" in built.lower() or built.rsplit(".", 1)[-1] in _OPTIMIZERS:
         held = _parameters_of(value) | {
-            m for name in read_names(value) for v in bound.get(name, ())
+            m for name in reading.names_in(value) for v in bound.get(name, ())
             for m in _parameters_of(v)}  # `params = [*a.parameters(), ...]`
         if held:
             facts.optimizers.update((n, held) for n in names)
@@ -481,12 +481,6 @@ def _plain(function: Function) -> bool:
                                  for r in returns)
 
 
-def read_names(node: ast.AST) -> set[str]:
-    """Every name and dotted name `node` reads, cut or not."""
-    return {reading.text(n) for n in ast.walk(node) if isinstance(n, (ast.Name, ast.Attribute))
-            and isinstance(n.ctx, ast.Load)}
-
-
 def live_names(node: ast.AST) -> set[str]:
     """Names and dotted names whose value `node` passes on with its history."""
     out: set[str] = set()
@@ -616,7 +610,7 @@ class Defs:
     def of(self, node: ast.AST) -> frozenset[int]:
         """The statements whose values `node` (read now) carries, transitively."""
         out: set[int] = set()
-        for name in (read_names(node) if self.every else live_names(node)):
+        for name in (reading.names_in(node) if self.every else live_names(node)):
             stmt = self.current.get(name)
             if stmt is not None:
                 out.add(id(stmt))
@@ -761,12 +755,7 @@ def persists(scope: ast.AST, body: ast.AST, name: str) -> bool:
 
 def bind(helper: Function, call: ast.Call) -> dict[str, ast.expr]:
     """What a call binds to a helper's parameters (`self` left out of method calls)."""
-    params = [a.arg for a in helper.args.posonlyargs + helper.args.args]
-    if params and params[0] in ("self", "cls") and isinstance(call.func, ast.Attribute):
-        params = params[1:]
-    bound = dict(zip(params, call.args))
-    bound.update({k.arg: k.value for k in call.keywords if k.arg})
-    return bound
+    return reading.bound_arguments(helper, call, method=isinstance(call.func, ast.Attribute))
 
 
 def step_backwards(facts: FileFacts, node: ast.AST) -> list[Backward]:

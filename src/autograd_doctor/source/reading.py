@@ -314,12 +314,15 @@ def may_be_none(scope: ast.AST, expression: str) -> bool:
     return False
 
 
-def bound_arguments(function: ast.FunctionDef, call: ast.Call,
-                    defaults: bool = False) -> dict[str, ast.expr]:
+def bound_arguments(function: ast.FunctionDef | ast.AsyncFunctionDef, call: ast.Call,
+                    defaults: bool = False, method: bool = False) -> dict[str, ast.expr]:
     """What a call of `function` binds to its parameters (positional and keyword), and with
-    `defaults`, the defaults of those it does not pass."""
+    `defaults`, the defaults of those it does not pass. `method`: called as `obj.f(...)`, so
+    a first `self`/`cls` is bound by Python, not by the call."""
     a = function.args
     names = [x.arg for x in a.posonlyargs + a.args]
+    if method and names and names[0] in ("self", "cls"):
+        names = names[1:]
     bound: dict[str, ast.expr] = {}
     if defaults:
         bound.update(zip(names[len(names) - len(a.defaults):], a.defaults))
