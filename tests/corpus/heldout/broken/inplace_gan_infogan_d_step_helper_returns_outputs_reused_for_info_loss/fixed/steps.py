@@ -1,0 +1,24 @@
+"""Update steps shared by our GAN experiments."""
+import torch
+import torch.nn.functional as F
+
+
+def discriminator_step(netD, opt_d, real, fake):
+    """One D update on a detached fake batch."""
+    d_real, _ = netD(real)
+    d_fake, _ = netD(fake.detach())
+    loss = (F.binary_cross_entropy_with_logits(d_real, torch.ones_like(d_real))
+            + F.binary_cross_entropy_with_logits(d_fake, torch.zeros_like(d_fake)))
+    opt_d.zero_grad()
+    loss.backward()
+    opt_d.step()
+    return loss.detach()
+
+
+def info_generator_step(opt_g, d_fake, q_fake, codes, info_weight=1.0):
+    adv = F.binary_cross_entropy_with_logits(d_fake, torch.ones_like(d_fake))
+    info = F.cross_entropy(q_fake, codes)
+    opt_g.zero_grad()
+    (adv + info_weight * info).backward()
+    opt_g.step()
+    return adv.detach(), info.detach()

@@ -1,0 +1,24 @@
+"""Sampling utilities shared by the training script and the demo generator."""
+import torch
+
+
+class RepetitionPenalty:
+    """Makes tokens already present in the context less likely (CTRL-style penalty)."""
+
+    def __init__(self, penalty=1.3):
+        self.penalty = penalty
+
+    def __call__(self, scores, context):
+        seen = torch.gather(scores, -1, context)
+        seen = torch.where(seen < 0, seen * self.penalty, seen / self.penalty)
+        return scores.scatter(-1, context, seen)  # out of place: the caller's logits stay
+
+
+def sample(model, context, steps, processor, generator):
+    out = context
+    for _ in range(steps):
+        with torch.no_grad():
+            scores = processor(model(out[:, -context.shape[1]:]), out)
+        nxt = torch.multinomial(scores.softmax(-1), 1, generator=generator)
+        out = torch.cat([out, nxt], dim=1)
+    return out
