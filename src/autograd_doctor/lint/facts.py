@@ -209,7 +209,7 @@ def _note_built(facts: FileFacts, module_classes: set[str], bound: dict[str, lis
         facts.models.update(names)
         if built in module_classes:
             facts.classes.update((n, built) for n in names)
-    elif built in _PARAMETER_CALLS:
+    elif built in _PARAMETER_CALLS or _learnable_leaf(value):
         facts.parameters.update(names)
     if "optim" in built.lower() or built.rsplit(".", 1)[-1] in _OPTIMIZERS:
         held = _parameters_of(value) | {
@@ -217,6 +217,16 @@ def _note_built(facts: FileFacts, module_classes: set[str], bound: dict[str, lis
             for m in _parameters_of(v)}  # `params = [*a.parameters(), ...]`
         if held:
             facts.optimizers.update((n, held) for n in names)
+
+
+def _learnable_leaf(value: ast.Call) -> bool:
+    """`torch.zeros((), requires_grad=True)`: a leaf made to learn (SAC's `log_alpha`), not a
+    copy of a computed value switched on (`torch.tensor(loss.item(), requires_grad=True)`)."""
+    switched = any(k.arg == "requires_grad" and isinstance(k.value, ast.Constant)
+                   and k.value.value is True for k in value.keywords)
+    copied = any(isinstance(n, ast.Attribute) and n.attr in (*_CUTTING_METHODS, "data")
+                 for a in value.args for n in ast.walk(a))
+    return switched and not copied and reading.text(value.func).startswith("torch.")
 
 
 def _parameters_of(value: ast.expr) -> set[str]:
@@ -673,6 +683,17 @@ def steps_between(body: list[ast.stmt], first: ast.AST, second: ast.AST) -> list
     return [n for s in body for n in nodes_of(s) if isinstance(n, ast.Call)
             and isinstance(n.func, ast.Attribute) and n.func.attr == "step"
             and start < n.lineno < end and not n.args]
+
+
+def exclusive(scope: ast.AST, first: ast.AST, second: ast.AST) -> bool:
+    """Do the two nodes sit in different branches of one `if` in `scope` (only one of them
+    runs)?"""
+    def holds(part: list[ast.stmt], node: ast.AST) -> bool:
+        return any(node is n for s in part for n in ast.walk(s))
+
+    return any(holds(b.body, first) and holds(b.orelse, second) or
+               holds(b.orelse, first) and holds(b.body, second)
+               for b in own(scope) if isinstance(b, ast.If))
 
 
 def history_statements(facts: FileFacts, defs: Defs, ids: frozenset[int]) -> list[ast.stmt]:

@@ -70,7 +70,8 @@ def check(facts: f.FileFacts) -> Check:
         backs = f.step_backwards(facts, loop)
         for first, second in zip(backs, backs[1:]):
             if first.retains or reading.text(first.target) == reading.text(second.target) \
-                    or f.steps_between(body, first.call, second.call) or f.steps_inside(first):
+                    or f.steps_between(body, first.call, second.call) or f.steps_inside(first) \
+                    or f.exclusive(loop, first.call, second.call):
                 continue
             shared = f.shared_forward(facts, scope, body, first, second)
             if shared is None:
