@@ -5,7 +5,7 @@ from __future__ import annotations
 import collections
 import itertools
 import sys
-from types import FrameType
+from types import FrameType, FunctionType
 from typing import Any
 
 import torch
@@ -127,8 +127,22 @@ def list_lengths(frames: list[FrameType]) -> dict[tuple[int, str], tuple[int, An
                     prefix = "self" if name == "self" else name
                     deeper += [(f"{prefix}.{k}", v) for k, v in
                                list(getattr(value, "__dict__", {}).items())]
+                elif depth < 2 and isinstance(value, FunctionType) and value.__closure__ \
+                        and is_user_file(value.__code__.co_filename):
+                    # A closure's own list (`track` appending to `student_probs` made by a
+                    # `make_tracker()`), under the name its code gives it.
+                    deeper += [(n, c.cell_contents) for n, c in zip(
+                        value.__code__.co_freevars, value.__closure__) if _filled(c)]
             items = deeper
     return out
+
+
+def _filled(cell: Any) -> bool:
+    try:
+        _ = cell.cell_contents
+    except ValueError:  # a cell not yet assigned
+        return False
+    return True
 
 
 def _some(container: Any) -> list[Any]:

@@ -48,6 +48,8 @@ STRATEGIES: dict[str, str] = {
                          "once before it",
     "remove-threshold": "compute the loss on the scores a hard threshold was taken from (a "
                         "soft mask), so gradients reach the model",
+    "straight-through-estimator": "keep a hard step's forward values (a threshold, a "
+                                  "rounding) and pass gradients through it to its input",
     "non-reentrant-checkpoint": "checkpoint with use_reentrant=False, so the checkpointed "
                                 "layers learn whether or not their input requires grad",
     "recompute-in-closure": "compute the loss inside the closure that backwards it",

@@ -224,6 +224,11 @@ def _reset_each_sequence(ev: Evidence, suspect: Suspect) -> Remedy | None:
         if received is None:
             return None
         calls = f"{received}()"
+    # Called already, further out (once per epoch): the state is meant to run on across
+    # the iterations in between, so resetting it in each one would change what it computes.
+    called = {reading.text(n.func) for n in ast.walk(loop_scope) if isinstance(n, ast.Call)}
+    if {c.removesuffix("()") for c in calls.split("\n")} & called:
+        return None
     return Remedy("reset-state", f"reset {suspect.expression} at the start of each sequence",
                   site.file, top.lineno,
                   (Insert(site.file, top.lineno, calls, reading.indent_of(site.file,

@@ -12,6 +12,7 @@ from __future__ import annotations
 import ast
 import inspect
 import sys
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -174,11 +175,20 @@ def _gather(failure: Failure) -> Evidence | None:
         # the nodes below it were. Sequence numbers order nodes within one thread.
         mark = freeing.extra.get("sequence", -1)
         old = {n for n in failing_nodes if 0 <= sequence_nr(n) < mark}
-        if not roots & old:  # else the whole failing graph predates the freeing call
+        # ... unless the failing loss was computed before that call too, only scaled after
+        # it (`(w * loss_vlb).backward()` on a second loss of the same forward): nothing
+        # that learns was run since, so nothing was carried over.
+        rerun = any(t.requires_grad for t in leaves(walk(roots, stop=old)))
+        if not roots & old and rerun:  # else the whole failing graph predates the call
             carried = _entries_that_fail(_boundary(failing_nodes, old, cons, roots), stale)
             entries = carried or entries
     scopes = failure.scopes()
-    sightings = _sightings(failure, records, entries)
+    wholes = {e: _whole(e, stale) for e in entries}
+    sightings = _sightings(failure, records, list(dict.fromkeys([*entries,
+                                                                  *wholes.values()])))
+    # The split value by its name, when it has one (`out`, not the unnamed output of
+    # `prior_net(...)` that `base_loc, base_scale = ...chunk(2)` took apart).
+    entries = list(dict.fromkeys(w if w in sightings else e for e, w in wholes.items()))
     suspects = _suspects(entries, sightings)
     if failure.trace is not None:
         suspects = sorted(suspects + _made_suspects(entries, suspects), key=_source_order)
@@ -193,7 +203,8 @@ def _gather(failure: Failure) -> Evidence | None:
         freeing=freeing,
         stale=stale,
         entries=entries,
-        root_stale=any(r in stale for r in failing.roots),
+        root_stale=any(r in stale for r in failing.roots) or _rebackwarded(
+            failing.roots, entries, stale, freeing),
         suspects=suspects,
         steps_between=steps,
         upstream=upstream,
@@ -206,11 +217,35 @@ def _gather(failure: Failure) -> Evidence | None:
     return ev
 
 
+# Ops that cut one tensor into several: each piece is part of the one value they share.
+_PIECES = ("SplitBackward0", "SplitWithSizesBackward0", "UnbindBackward0")
+
+
+def _whole(entry: Node, stale: set[Node]) -> Node:
+    """For a piece of a split (`eps, v = out.split(d, 1)`, one piece per loss), the value
+    that was split: what both losses go through is `out`."""
+    if type(entry).__name__ not in _PIECES or not entry.next_functions:
+        return entry
+    whole = entry.next_functions[0][0]
+    return whole if whole is not None and whole in stale else entry
+
+
+def _rebackwarded(roots: Sequence[Node], entries: list[Node], stale: set[Node],
+                  freeing: BackwardRecord | None) -> bool:
+    """The failing call starts from the very loss the freeing call backwarded, only
+    rescaled or reshaped on the way (`(loss * damping).backward()`): nothing new that
+    learns lies between them, so it is that loss backwarded again, not a second loss
+    sharing its forward."""
+    if freeing is None or not entries or not all(e in freeing.roots for e in entries):
+        return False
+    return not any(t.requires_grad for t in leaves(walk(roots, stop=stale)))
+
+
 def _decide(ev: Evidence) -> None:
     """The facts the causes choose by, computed once for the primary suspect."""
     ev.same_step = _same_step(ev)
-    suspect = root_suspect(ev) if ev.root_stale else (ev.suspects[0] if ev.suspects
-                                                       else None)
+    first = ev.suspects[0] if ev.suspects else None
+    suspect = (root_suspect(ev) or first) if ev.root_stale else first
     if suspect is not None:
         _facts(ev, suspect)
 
@@ -819,6 +854,7 @@ def fed_back(ev: Evidence, suspect: Suspect) -> bool:
         return False  # never updated from a computation: not a state
     expr = suspect.expression
     names = {expr, "self." + expr.rsplit(".", 1)[-1]} if "." in expr else {expr}
+    getters = _getters(ev, suspect)
 
     frames = [s.frame for s in suspect.sightings] + [f for f in ev.failing.frames[:3]]
     for frame in frames:
@@ -832,10 +868,27 @@ def fed_back(ev: Evidence, suspect: Suspect) -> bool:
             arguments = [*call.args, *(k.value for k in call.keywords)]
             if reading.text(call.func) in suspect.holders:
                 return True  # `lif1(x)` runs the closure that reads and updates its cell
-            if any(reading.text(a) in names for a in arguments) and not reading.text(
-                    call.func).startswith(("torch.", "F.", "np.", "math.")):
+            handed = any(reading.text(a) in names or isinstance(a, ast.Call) and isinstance(
+                a.func, ast.Attribute) and a.func.attr in getters for a in arguments)
+            if handed and not reading.text(call.func).startswith(("torch.", "F.", "np.",
+                                                                  "math.")):
                 return True
     return False
+
+
+def _getters(ev: Evidence, suspect: Suspect) -> set[str]:
+    """Methods of the class that keeps the value which return something built from it
+    (`node_inputs(feats)` returning `torch.cat([feats, self.soft_labels])`): handing their
+    result to a model hands it the value."""
+    if "." not in suspect.expression:
+        return set()
+    owner = owner_class(suspect.expression, suspect, ev.live_scopes)
+    if owner is None:
+        return set()
+    read = "self." + suspect.expression.rsplit(".", 1)[-1]
+    return {m.name for m in owner[1].body if isinstance(m, ast.FunctionDef) and any(
+        isinstance(r, ast.Return) and r.value is not None and read in reading.names_in(r.value)
+        for r in ast.walk(m))}
 
 
 def _read_into(scope: ast.AST, names: set[str]) -> set[str]:

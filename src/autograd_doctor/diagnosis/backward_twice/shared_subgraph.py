@@ -25,6 +25,7 @@ from autograd_doctor.diagnosis.backward_twice.evidence import (
     Evidence,
     Suspect,
     claim,
+    common_frame,
     describe_call,
     stores_of,
 )
@@ -99,6 +100,14 @@ def match(ev: Evidence) -> Claim | None:
             "When its result feeds the loss (a gradient penalty) it must be differentiable: "
             "create_graph=True, which also keeps the graph; otherwise keep the graph with "
             "retain_graph=True.")
+    elif not ev.steps_between and _gradients_dropped(ev) and (
+            probe := _detach_input(ev, suspect, ev.freeing, after=None)) is not None:
+        remedy = probe
+        hint = (
+            f"The weights' gradients from the first call are thrown away (zero_grad before the "
+            f"second): it is a probe (for an input's gradient), not a loss that trains them. "
+            f"Use `{suspect.expression}.detach()` in it, so it leaves the graph behind "
+            f"`{suspect.expression}` to the loss that trains.")
     elif not ev.steps_between:
         remedy = _sum_losses(ev) or _retain_first(ev)
         how = ("add the two losses and call backward once" if remedy and
@@ -124,6 +133,31 @@ def match(ev: Evidence) -> Claim | None:
     # each optimizer holds: verification tries both, in this order.
     return replace(said, remedy=remedy or again,
                    alternatives=(again,) if remedy is not None else ())
+
+
+def _gradients_dropped(ev: Evidence) -> bool:
+    """Are the weights' gradients from the freeing call cleared before the failing call
+    (`model.zero_grad()` after a power iteration's backward, `optimizer.zero_grad()` before
+    the real loss's)? Then that call trained nothing: it only read an input's gradient."""
+    freeing = ev.freeing
+    if freeing is None or not freeing.frames:
+        return False
+    spans = []
+    pair = common_frame(freeing, ev.failing)
+    if pair is not None:
+        spans.append((pair[0], pair[0].line, pair[1].line))
+    inner = freeing.frames[0]
+    scope = inner.scope
+    # The rest of a helper that made the first call (past its return, the caller goes on).
+    if scope is not None and (pair is None or not inner.same_code(pair[0])):
+        spans.append((inner, inner.line, getattr(scope, "end_lineno", inner.line) or inner.line))
+    for frame, start, end in spans:
+        for stmt in reading.statements(frame.scope) if frame.scope is not None else ():
+            if start < stmt.lineno < end and any(
+                    isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute)
+                    and n.func.attr == "zero_grad" for n in ast.walk(stmt)):
+                return True
+    return False
 
 
 def _compute_again(ev: Evidence, suspect: Suspect) -> Remedy | None:

@@ -103,7 +103,7 @@ def gather(failure: Failure) -> Inplace | None:
     scopes = failure.scopes()
     made_by = found["op"] if found else None
     tensor, name, kind = _tensor(modified, shape, version, scopes, made_by)
-    traced = traced_write(failure.trace, modified, shape, version, expected) \
+    traced = traced_write(failure.trace, modified, shape, version, expected, made_by) \
         if failure.trace is not None else None
     step = _step(failure, modified, tensor)
     if step is None and traced is not None and traced.in_step:
@@ -215,7 +215,8 @@ def _writer(modified: Node | None, nodes: list[Node]) -> Node | None:
 
 
 def traced_write(trace: Trace, modified: Node | None, shape: tuple[int, ...] | None,
-                 version: int | None, expected: int | None) -> TracedWrite | None:
+                 version: int | None, expected: int | None, made_by: str | None = None
+                 ) -> TracedWrite | None:
     """The write that invalidated the saved tensor: PyTorch's message says the tensor went
     from version `expected` (when it was saved) to `version`; among the writes the replay saw,
     the first that moved a tensor of that shape out of `expected` and wrote the very tensor
@@ -242,7 +243,21 @@ def traced_write(trace: Trace, modified: Node | None, shape: tuple[int, ...] | N
     related = itself or [w for w in candidates if w.node_before in near or (
         w.leaf is not None and any(leaf_of(n) is w.leaf() for n in near))]
     found = related or candidates
+    # PyTorch names the op the modified tensor is now the output of: for a computed tensor
+    # that is the in-place op's own backward (`output 0 of Relu` after `relu_`), so a write
+    # to a leaf (a layer's weight filled at construction, with the same size by chance) is
+    # not it, and a write by that very op is.
+    op = re.sub(r"Backward\d*$", "", made_by) if made_by else ""
+    if op and op not in _VIEWS:
+        found = [w for w in found if w.leaf is None] or found
+        found = [w for w in found if _op_name(w.op) == op.lower()] or found
     return min(found, key=lambda w: w.order) if found else None
+
+
+def _op_name(op: str) -> str:
+    """`relu` for `aten.relu_.default`, `leaky_relu` for `aten.leaky_relu_`."""
+    name = op.split(".")[1] if op.startswith("aten.") else op
+    return name.rstrip("_").replace("_", "")
 
 
 def _view_of(node: Node, near: set[Node]) -> bool:

@@ -138,8 +138,9 @@ def _out_of_place(write: Write) -> Remedy | None:
                     f"{reading.segment(file, stmt.value)})")
             ops = (replace_node(file, stmt, text),)
         else:
-            ops = (Insert(file, stmt.lineno, f"{write.target} = {write.target}.clone()",
-                          reading.indent_of(file, stmt.lineno)),)
+            ops = tuple(Insert(file, s.lineno, f"{target} = {target}.clone()",
+                               reading.indent_of(file, s.lineno))
+                        for s, target in _slice_writes(file, stmt, write.target))
     if not ops:
         return None
     return Remedy(
@@ -149,6 +150,26 @@ def _out_of_place(write: Write) -> Remedy | None:
         line=stmt.lineno,
         operations=ops,
     )
+
+
+def _slice_writes(file: str, stmt: ast.Assign, target: str) -> list[tuple[ast.stmt, str]]:
+    """The write, and the block's writes into the same slice of the same object's other
+    buffers (a cache's keys and values filled at one position): one mistake, every site."""
+    written = stmt.targets[0]
+    assert isinstance(written, ast.Subscript)
+    tree = reading.parse(file)
+    block = (reading.block_of(tree, stmt) if tree is not None else None) or [stmt]
+    owner = target.rsplit(".", 1)[0] + "." if "." in target else ""
+    out: list[tuple[ast.stmt, str]] = []
+    for other in block:
+        into = other.targets[0] if isinstance(other, ast.Assign) and len(
+            other.targets) == 1 else None
+        if other is stmt:
+            out.append((other, target))
+        elif owner and isinstance(into, ast.Subscript) and ast.dump(into.slice) == ast.dump(
+                written.slice) and (base := reading.text(into.value)).startswith(owner):
+            out.append((other, base))
+    return out
 
 
 def _copy_into(stmt: ast.stmt) -> ast.Call | None:

@@ -177,12 +177,25 @@ def _own_inputs(ev: Inplace, anchor: ast.stmt) -> Operation | None:
     if not others or param_ids(moved).isdisjoint(reached):
         return None
     parts = []
+    frame = ev.failure.frames[0] if ev.failure.frames else None
     for other in others:
-        built = construction(names_holding(other, scopes), files)
+        holders = names_holding(other, scopes)
+        built = construction(holders, files)
         if built is None:
             return None
         file, _, arg = built
         text = reading.segment(file, arg)
+        if frame is not None and not all(
+                n.id in frame.f_locals or n.id in frame.f_globals
+                for n in ast.walk(arg) if isinstance(n, ast.Name)):
+            # Built from a local of another function (`ranker_params` in `__init__`): what
+            # the optimizer holds, read through the name this function has for it.
+            here = sorted(h for h in holders if h.split(".", 1)[0] in frame.f_locals)
+            if not here:
+                return None
+            text = f"[p for g in {here[0]}.param_groups for p in g['params']]"
+            parts.append(f"*{text}" if len(others) > 1 else text)
+            continue
         parts.append(f"*{text}" if len(others) > 1 else f"list({text})")
     inputs = parts[0] if len(parts) == 1 else f"[{', '.join(parts)}]"
     receiver = reading.segment(failing.file, call.func)

@@ -112,12 +112,14 @@ def _traced(failure: Failure, trace: Trace) -> Cut | None:
     queue: list[tuple[int, bool, int, int | None, Any]] = [
         (k, False, 0, None, None) for k in failing.extra.get("tensors", ())]
     seen: set[int] = set()
+    made: Site = ()  # where the loss itself was computed
     while queue:
         key, labels, depth, before, ref = queue.pop(0)
         flow = trace.flow_of(key, before, ref)
         if flow is None or flow.order in seen:
             continue
         seen.add(flow.order)
+        made = made or flow.site
         if flow.crossing is not None and flow.crossing.kind != "leaves-torch":
             found.append((labels, depth, flow.crossing))
             if flow.crossing.kind not in ("detach", "data"):
@@ -148,7 +150,7 @@ def _traced(failure: Failure, trace: Trace) -> Cut | None:
     crossing = named[0] if named else ranked[0][2]
     # Every value the loss took from the same no_grad block has to come out of it.
     on_path = on_path + [c.site for labels, _, c in found if not labels and c.kind == "no-grad"]
-    cut = _cut_from(failure, crossing, on_path)
+    cut = _cut_from(failure, crossing, on_path, made)
     if cut is not None and crossing.kind == "from-python":
         earlier = [x for x in leaving if _same_code(x.site, crossing.site)
                    and x.order < crossing.order]
@@ -178,10 +180,11 @@ def _same_code(a: Site, b: Site) -> bool:
 
 # Crossings whose culprit is the value the training code received (the region or the trip
 # out of torch is the cause), not the statement where it happened.
-_RECEIVED = ("no-grad", "leaves-torch")
+_RECEIVED = ("no-grad", "leaves-torch", "non-differentiable")
 
 
-def _cut_from(failure: Failure, crossing: Crossing, on_path: list[Site]) -> Cut | None:
+def _cut_from(failure: Failure, crossing: Crossing, on_path: list[Site],
+              made: Site = ()) -> Cut | None:
     """The crossing as the Cut the causes read: the name that lost its history where it was
     assigned (where the cut happened, or for a no_grad region or a trip out of torch, where
     the failing code received the value), the cut points in the source, and the statements on
@@ -197,6 +200,12 @@ def _cut_from(failure: Failure, crossing: Crossing, on_path: list[Site]) -> Cut 
     here = failing.site
     received = next((f for f in assigning if here is not None and f.same_code(here)),
                     assigning[-1] if assigning else None)
+    if crossing.kind == "non-differentiable":
+        # A hard decision (a spike, an argmax) made deep in a model or a decoder: the value
+        # that lost its gradient is the one the loss was computed from, in the function that
+        # computed the loss (a loss helper's `sr_q`, the training step's `pred`).
+        received = next((f for f in assigning if made and f.same_code(made[0])),
+                        assigning[0] if assigning else None)
     frame_at = (received if crossing.kind in _RECEIVED else
                 assigning[0] if assigning else None) or inner
     stmt = frame_at.statement

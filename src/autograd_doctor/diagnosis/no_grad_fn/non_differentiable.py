@@ -58,8 +58,18 @@ def match(cut: Cut) -> Claim | None:
     )
     hint = (f"Compute the loss on the scores themselves (for example cross-entropy on the "
             f"logits instead of a loss on `argmax`). {LEAF_TRAP}")
-    return claim(cut, CATEGORY, why, hint, _soft(cut, node), cut.cut_file,
-                 cut.cut_statement.lineno)
+    soft, straight = _soft(cut, node), _straight_through(cut, node)
+    # Inside a model's forward the hard step is the model's own nonlinearity (a spike, a
+    # quantiser): keep it and let gradients through it; in a loss, the scores are the soft
+    # version the loss can learn from.
+    if any(f.function == "forward" for f in cut.stack):
+        soft, straight = straight, soft
+        hint = (f"Inside a model a hard step needs a surrogate gradient: keep its values in "
+                f"the forward and pass gradients through it (a straight-through estimator, "
+                f"or a smooth surrogate derivative). {LEAF_TRAP}")
+    remedy = soft or straight
+    return claim(cut, CATEGORY, why, hint, remedy, cut.cut_file, cut.cut_statement.lineno,
+                 (straight,) if soft and straight else ())
 
 
 _CASTS = ("float", "double", "half", "to", "type")
@@ -85,3 +95,35 @@ def _soft(cut: Cut, node: ast.AST) -> Remedy | None:
     scores = reading.segment(file, node.left)
     return Remedy("remove-threshold", f"compute the loss on {scores} instead of its hard "
                   f"threshold", file, statement.lineno, (replace_node(file, replaced, scores),))
+
+
+_STEPS = ("round", "floor", "ceil", "sign", "trunc")
+
+
+def _straight_through(cut: Cut, node: ast.AST) -> Remedy | None:
+    """A hard step applied elementwise (a threshold, `round`) keeps its forward values and
+    passes the gradient of its input straight through: `x + (step(x) - x).detach()`. What
+    the program computes is unchanged; only backward sees a slope."""
+    file, statement = cut.cut_file, cut.cut_statement
+    source: ast.expr | None = None
+    if isinstance(node, ast.Compare) and len(node.ops) == 1 and isinstance(
+            node.ops[0], (ast.Gt, ast.GtE, ast.Lt, ast.LtE)):
+        source = node.left
+    elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) \
+            and node.func.attr in _STEPS:
+        source = node.args[0] if reading.text(node.func.value) == "torch" and node.args \
+            else None if reading.text(node.func.value) == "torch" else node.func.value
+    if source is None or not isinstance(node, ast.expr):
+        return None
+    replaced: ast.expr = node
+    for parent in ast.walk(statement):  # with the cast around it: `(...).float()`
+        if isinstance(parent, ast.Call) and isinstance(parent.func, ast.Attribute) and \
+                parent.func.value is node and parent.func.attr in _CASTS:
+            replaced = parent
+    x, hard = reading.segment(file, source), reading.segment(file, replaced)
+    x = x if isinstance(source, (ast.Name, ast.Attribute, ast.Call, ast.Subscript)) \
+        else f"({x})"
+    return Remedy("straight-through-estimator",
+                  f"keep the hard step's values and pass gradients straight through to {x}",
+                  file, statement.lineno,
+                  (replace_node(file, replaced, f"({x} + ({hard} - {x}).detach())"),))

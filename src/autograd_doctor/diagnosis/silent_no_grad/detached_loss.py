@@ -53,6 +53,13 @@ def match(ev: NoGrad) -> Claim | None:
         return None
     found = backward_statement(last_backward(ev))
     remedy, made = _original(found) if found else (None, None)
+    copied = _made_in_replay(ev)
+    if copied is not None and (copied[0].file, copied[1].lineno) != made:
+        # The copy was made further in (a callback's `on_loss` returning a fresh leaf): that
+        # statement is the mistake, and the fix undoes it there.
+        frame, stmt = copied
+        remedy = _undo_copy(frame.file, stmt, None) or remedy
+        made = (frame.file, stmt.lineno)
     why = (
         f"{summary(ev)}: backward is called on a detached copy of the loss (a new leaf "
         f"tensor connected to nothing), so it runs without error and trains nothing."
@@ -77,24 +84,51 @@ def _original(found: tuple[FrameInfo, ast.stmt]
     if not stores:
         return None, None
     store = stores[-1]
-    value = store.value
+    remedy = _undo_copy(file, store, (name, receiver, stmt.lineno))
+    return remedy, (file, store.lineno)
+
+
+def _undo_copy(file: str, store: ast.stmt, backwarded: tuple[str, ast.expr, int] | None
+               ) -> Remedy | None:
+    """Undo the statement that made the copy (an assignment, or a helper's `return`):
+    `backwarded` is the name backwarded, its node and the backward's line, when the copy is
+    backwarded under a name of its own."""
+    value = store.value if isinstance(store, (ast.Assign, ast.Return)) else None
+    if value is None:
+        return None
     original = patterns.stripped_copy(value)
     op: Operation
+    name, receiver, line = backwarded or ("", None, store.lineno)
     if original is not None and reading.text(original) == name:
         # `loss = loss.clone().detach().requires_grad_()`: the copy replaced the loss; the
         # statement that made it goes.
         op = Delete(file, store.lineno, store.end_lineno or store.lineno)
-    elif original is not None:
+    elif original is not None and receiver is not None:
         # `copy = loss.clone().detach()` -> backward `loss` where the copy was backwarded.
         op = replace_node(file, receiver, reading.segment(file, original))
+    elif original is not None:
+        op = replace_node(file, value, reading.segment(file, original))
     else:
         wrapped = next((n for n in ast.walk(value) if isinstance(n, ast.Call)
                         and patterns.unwrap(n) is not None), None)
         if wrapped is None:
-            return None, (file, store.lineno)
+            return None
         inner = patterns.unwrap(wrapped)
         assert inner is not None
         # `loss = torch.tensor(f(x).item(), requires_grad=True)` -> `loss = f(x)`.
         op = replace_node(file, wrapped, reading.segment(file, inner))
     return Remedy("backward-original-loss", "backward the loss itself, not a detached copy",
-                  file, stmt.lineno, (op,)), (file, store.lineno)
+                  file, line, (op,))
+
+
+def _made_in_replay(ev: NoGrad) -> tuple[FrameInfo, ast.stmt] | None:
+    """Where the replay saw the backwarded leaf made, when that was in the user's code."""
+    record = last_backward(ev)
+    if ev.trace is None or record is None:
+        return None
+    for key in record.extra.get("tensors", ()):
+        flow = ev.trace.flow_of(key, ev.trace.last_backward + 1)
+        frame = flow.site[0] if flow is not None and flow.site else None
+        if frame is not None and frame.statement is not None:
+            return frame, frame.statement
+    return None
