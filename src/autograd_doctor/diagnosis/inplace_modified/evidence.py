@@ -255,7 +255,8 @@ def traced_write(trace: Trace, modified: Node | None, shape: tuple[int, ...] | N
 
 
 def _op_name(op: str) -> str:
-    """`relu` for `aten.relu_.default`, `leaky_relu` for `aten.leaky_relu_`."""
+    """`relu` for `aten.relu_.default`, `leakyrelu` for `aten.leaky_relu_` (as the node
+    names spell them: `LeakyReluBackward0`)."""
     name = op.split(".")[1] if op.startswith("aten.") else op
     return name.rstrip("_").replace("_", "")
 

@@ -186,7 +186,7 @@ def _own_inputs(ev: Inplace, anchor: ast.stmt) -> Operation | None:
         file, _, arg = built
         text = reading.segment(file, arg)
         if frame is not None and not all(
-                n.id in frame.f_locals or n.id in frame.f_globals
+                n.id in frame.f_locals or n.id in frame.f_globals or n.id in frame.f_builtins
                 for n in ast.walk(arg) if isinstance(n, ast.Name)):
             # Built from a local of another function (`ranker_params` in `__init__`): what
             # the optimizer holds, read through the name this function has for it.
