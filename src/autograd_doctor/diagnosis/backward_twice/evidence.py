@@ -12,7 +12,7 @@ from __future__ import annotations
 import ast
 import inspect
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -178,7 +178,7 @@ def _gather(failure: Failure) -> Evidence | None:
         # ... unless the failing loss was computed before that call too, only scaled after
         # it (`(w * loss_vlb).backward()` on a second loss of the same forward): nothing
         # that learns was run since, so nothing was carried over.
-        rerun = any(t.requires_grad for t in leaves(walk(roots, stop=old)))
+        rerun = _learns_above(roots, old)
         if not roots & old and rerun:  # else the whole failing graph predates the call
             carried = _entries_that_fail(_boundary(failing_nodes, old, cons, roots), stale)
             entries = carried or entries
@@ -238,7 +238,12 @@ def _rebackwarded(roots: Sequence[Node], entries: list[Node], stale: set[Node],
     sharing its forward."""
     if freeing is None or not entries or not all(e in freeing.roots for e in entries):
         return False
-    return not any(t.requires_grad for t in leaves(walk(roots, stop=stale)))
+    return not _learns_above(roots, stale)
+
+
+def _learns_above(roots: Iterable[Node], below: set[Node]) -> bool:
+    """Does a weight that learns feed the graph between `roots` and the nodes `below`?"""
+    return any(t.requires_grad for t in leaves(walk(roots, stop=below)))
 
 
 def _decide(ev: Evidence) -> None:

@@ -87,11 +87,7 @@ def _soft(cut: Cut, node: ast.AST) -> Remedy | None:
         return None
     file = cut.cut_file
     statement = cut.cut_statement
-    replaced: ast.expr = node
-    for parent in ast.walk(statement):  # the cast around it goes too: `(...).float()`
-        if isinstance(parent, ast.Call) and isinstance(parent.func, ast.Attribute) and \
-                parent.func.value is node and parent.func.attr in _CASTS:
-            replaced = parent
+    replaced = _with_cast(statement, node)  # the cast around it goes too
     scores = reading.segment(file, node.left)
     return Remedy("remove-threshold", f"compute the loss on {scores} instead of its hard "
                   f"threshold", file, statement.lineno, (replace_node(file, replaced, scores),))
@@ -111,15 +107,12 @@ def _straight_through(cut: Cut, node: ast.AST) -> Remedy | None:
         source = node.left
     elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) \
             and node.func.attr in _STEPS:
-        source = node.args[0] if reading.text(node.func.value) == "torch" and node.args \
-            else None if reading.text(node.func.value) == "torch" else node.func.value
+        # `torch.round(x)` or `x.round()`
+        on_torch = reading.text(node.func.value) == "torch"
+        source = (node.args[0] if node.args else None) if on_torch else node.func.value
     if source is None or not isinstance(node, ast.expr):
         return None
-    replaced: ast.expr = node
-    for parent in ast.walk(statement):  # with the cast around it: `(...).float()`
-        if isinstance(parent, ast.Call) and isinstance(parent.func, ast.Attribute) and \
-                parent.func.value is node and parent.func.attr in _CASTS:
-            replaced = parent
+    replaced = _with_cast(statement, node)
     x, hard = reading.segment(file, source), reading.segment(file, replaced)
     x = x if isinstance(source, (ast.Name, ast.Attribute, ast.Call, ast.Subscript)) \
         else f"({x})"
@@ -127,3 +120,12 @@ def _straight_through(cut: Cut, node: ast.AST) -> Remedy | None:
                   f"keep the hard step's values and pass gradients straight through to {x}",
                   file, statement.lineno,
                   (replace_node(file, replaced, f"({x} + ({hard} - {x}).detach())"),))
+
+
+def _with_cast(statement: ast.stmt, node: ast.expr) -> ast.expr:
+    """`node`, or the cast around it in `statement` (`(probs > 0.5).float()`)."""
+    for parent in ast.walk(statement):
+        if isinstance(parent, ast.Call) and isinstance(parent.func, ast.Attribute) and \
+                parent.func.value is node and parent.func.attr in _CASTS:
+            return parent
+    return node
