@@ -46,6 +46,37 @@ for step in range(3):
         loss.backward()
         opt.step()
 """,
+    # A penalty on the weights computed once before the loop and added to every loss:
+    # detached it would be a constant, so it is computed in each step.
+    "recompute-in-loop": HEAD + """\
+model = nn.Linear(6, 1)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+penalty = 1e-3 * sum(p.pow(2).sum() for p in model.parameters())
+for step in range(3):
+    x, y = torch.randn(8, 6), torch.randn(8, 1)
+    loss = F.mse_loss(model(x), y) + penalty
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+""",
+    # A total of scaled micro-batch losses backwarded after every micro-batch: backward
+    # the scaled loss itself, keep the total as a number.
+    "accumulate-item": HEAD + """\
+model = nn.Linear(6, 1)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+ACCUM = 2
+total = 0.0
+for step in range(3):
+    x, y = torch.randn(8, 6), torch.randn(8, 1)
+    loss = F.mse_loss(model(x), y)
+    total = total + loss / ACCUM
+    total.backward()
+    if (step + 1) % ACCUM == 0:
+        opt.step()
+        opt.zero_grad()
+        print(f"loss {total.item():.4f}")
+        total = 0.0
+""",
     # One loss per head over a shared trunk, each backwarded in a loop, one step after it.
     "sum-losses": HEAD + """\
 trunk, heads = nn.Linear(6, 4), [nn.Linear(4, 1), nn.Linear(4, 1)]

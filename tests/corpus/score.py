@@ -1,7 +1,8 @@
 """Score the doctor on a split of the corpus, as a new user would meet it: run the script
 under `autograd-doctor run`, read the report, apply the proposed fix and run again.
 
-usage: python -m tests.corpus.score [tuned|heldout] [--json FILE] [--cases] [--in-process]
+usage: python -m tests.corpus.score [tuned|heldout] [--json FILE] [--cases] [--by-category]
+                                     [--in-process]
 
 Per family (the `error` of each expected finding): the right error and category, the culprit
 named as expected, the culprit's line, and a fix that applies and trains (after it, the script
@@ -54,8 +55,8 @@ def _in_process() -> None:
 def score_broken(case: Path) -> list[dict[str, Any]]:
     """One row per expected finding: which measures it meets."""
     wanted = _expected(case)
-    rows = [{"case": case.name, "error": w["error"], **dict.fromkeys(MEASURES, False)}
-            for w in wanted]
+    rows = [{"case": case.name, "error": w["error"], "expects": str(w["category"]),
+             **dict.fromkeys(MEASURES, False)} for w in wanted]
     signal.signal(signal.SIGALRM, _timeout)
     signal.alarm(CASE_SECONDS)
     try:
@@ -116,12 +117,13 @@ def score_correct(case: Path) -> list[dict[str, Any]]:
         signal.alarm(0)
 
 
-def table(broken: list[dict[str, Any]], correct: list[dict[str, Any]]) -> str:
-    families = sorted({r["error"] for r in broken})
-    lines = ["| family | findings | category | culprit named | culprit line | fix trains |",
+def table(broken: list[dict[str, Any]], correct: list[dict[str, Any]], key: str = "error") -> str:
+    families = sorted({r[key] for r in broken})
+    heading = "family" if key == "error" else "expected category"
+    lines = [f"| {heading} | findings | category | culprit named | culprit line | fix trains |",
              "|---|---|---|---|---|---|"]
     for family in [*families, "all"]:
-        rows = [r for r in broken if family in ("all", r["error"])]
+        rows = [r for r in broken if family in ("all", r[key])]
         cells = [f"{100 * sum(r[m] for r in rows) / len(rows):.0f}%" for m in MEASURES]
         lines.append(f"| {family} | {len(rows)} | " + " | ".join(cells) + " |")
     alarms = sum(r["false_alarm"] for r in correct)
@@ -136,6 +138,9 @@ def main() -> int:
     parser.add_argument("--json", metavar="FILE", help="write every row to FILE")
     parser.add_argument("--cases", action="store_true",
                         help="list the cases that miss a measure (tuned split only)")
+    parser.add_argument("--by-category", action="store_true",
+                        help="one row per expected category instead of per family (figures "
+                             "only, so also for the held-out split)")
     parser.add_argument("--in-process", action="store_true",
                         help="replays and verification runs in the scoring processes")
     options = parser.parse_args()
@@ -145,7 +150,7 @@ def main() -> int:
         broken = [r for rows in pool.map(score_broken, cases("broken", folder)) for r in rows]
         correct = [r for rows in pool.map(score_correct, cases("correct", folder))
                    for r in rows]
-    sys.stdout.write(table(broken, correct))
+    sys.stdout.write(table(broken, correct, "expects" if options.by_category else "error"))
     if options.json:
         if options.split == "heldout":  # figures only, no names (see the module's docstring)
             for row in [*broken, *correct]:

@@ -23,6 +23,7 @@ from autograd_doctor.diagnosis.backward_twice.evidence import (
     stores_of,
 )
 from autograd_doctor.diagnosis.finding import Claim
+from autograd_doctor.edits.forms import atom
 from autograd_doctor.edits.operations import Insert, Remedy, Replace, replace_node
 from autograd_doctor.source import patterns, places, reading
 
@@ -163,20 +164,24 @@ def _term(store: ast.stmt, expression: str) -> ast.expr:
 
 def _remedy(ev: Evidence, file: str, store: ast.stmt, term: ast.expr,
             expression: str) -> Remedy | None:
-    if not isinstance(term, ast.Name):
-        return None  # no name to backward instead; the message says what to do
-    ops: list[Replace] = [replace_node(file, term, f"{term.id}.item()")]
+    # The term is written twice after the edit (its value added, itself backwarded): only
+    # names and arithmetic, so that nothing runs twice (`loss / ACCUM`, not `crit(out, y)`).
+    if any(isinstance(n, (ast.Call, ast.NamedExpr, ast.Await)) for n in ast.walk(term)):
+        return None  # the message says what to do
+    text = reading.segment(file, term)
+    backwarded = text if isinstance(term, ast.Name) else atom(text)
+    ops: list[Replace] = [replace_node(file, term, f"{atom(text)}.item()")]
     site = ev.failing.site
     stmt = site.statement if site else None
     receiver = reading.call_receiver(stmt, "backward") if stmt is not None else None
     if receiver is not None and reading.text(receiver) == expression and site is not None:
-        ops.append(replace_node(site.file, receiver, term.id))
+        ops.append(replace_node(site.file, receiver, backwarded))
     tree = reading.parse(file)
     calls = patterns.item_calls(tree, expression) if tree is not None else []
     ops += [replace_node(file, call, expression) for call in calls]
     return Remedy(
         strategy="accumulate-item",
-        description=f"backward {term.id} and accumulate {expression} with .item()",
+        description=f"backward {backwarded} and accumulate {expression} with .item()",
         file=file,
         line=store.lineno,
         operations=tuple(ops),

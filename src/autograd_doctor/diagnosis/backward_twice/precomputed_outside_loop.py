@@ -30,7 +30,7 @@ from autograd_doctor.edits.forms import detached
 from autograd_doctor.edits.operations import Insert, Move, Remedy, replace_node
 from autograd_doctor.edits.strategies import detach_stored, recompute_where_read
 from autograd_doctor.graph.objects import resolve
-from autograd_doctor.graph.walk import leaves, walk
+from autograd_doctor.graph.walk import Node, consumers, leaves, node_name, walk
 from autograd_doctor.source import patterns, places, reading
 
 CATEGORY = "precomputed-outside-loop"
@@ -67,28 +67,34 @@ def match(ev: Evidence) -> Claim | None:
     if ev.same_step or suspect is None or ev.storage != BEFORE_LOOP or (
             ev.root_stale and not ev.failing_in_loop) or ev.per_optimizer is not None:
         return None
-    if suspect.kind != "local":
-        return _kept_on_object(ev, suspect)
     placement = places.place(suspect.frame, suspect.expression)
-    if placement is None or placement.loop is None:
-        return None
+    # An attribute set in the same function just before the loop (`ep.code = enc(...)`
+    # then `for _ in range(steps):`) is placed like a local; one set up elsewhere (in
+    # `__init__`, a setup call) is read from the object.
+    if placement is None or placement.loop is None or not placement.stores_before_loop:
+        return _kept_on_object(ev, suspect) if suspect.kind != "local" else None
     store = placement.stores_before_loop[-1]
     reference = _fixed_reference(placement, store, suspect.expression)
     recompute = _recompute(ev, placement, store, suspect)
     detach = _detach(placement.file, store, suspect)
     # Computed once on purpose is the usual intent (a fixed latent, a target), unless the
-    # weights behind the value learn only through it: then detaching would starve them,
-    # and it is computed in the loop instead. Both are offered (verification decides when
-    # the graph cannot); a fixed reference is never moved.
+    # weights behind the value learn only through it (detaching would starve them), or the
+    # value is a term only added to the loss (a penalty: detached, it is a constant that
+    # teaches nothing, which no gradient check can see). Then it is computed in the loop.
+    # Both are offered (verification decides when the graph cannot); a fixed reference is
+    # never moved.
+    additive = _added_term(ev)
     if reference:
         first, second = detach, None
-    elif _starved_by_detaching(ev):
+    elif _starved_by_detaching(ev) or additive:
         first, second = recompute, detach
     else:
         first, second = detach, recompute
     remedy = first or second
     alternatives = (second,) if first is not None and second is not None else ()
-    why = ("it is a fixed reference (a target or anchor recorded before training; the loop "
+    why = ("it is a term added to the loss (a penalty): detached it would be a constant "
+           "that teaches nothing, so compute it inside the loop" if additive and not reference
+           else "it is a fixed reference (a target or anchor recorded before training; the loop "
            "computes the live value separately), so compute it once with `.detach()`"
            if reference else
            "if it is meant to stay fixed (a latent or a target computed once), compute it "
@@ -183,6 +189,41 @@ def _starved_by_detaching(ev: Evidence) -> bool:
     elsewhere = {id(t) for t in leaves(walk(ev.failing.roots, stop=set(ev.stale)))}
     return any(p.requires_grad and id(p) not in elsewhere and id(p) in ev.trained
                for p in ev.upstream)
+
+
+# Nodes through which the loss depends linearly on an input: a term reached from the loss
+# through these only is added to it (scaled, summed, reshaped), never combined with what
+# trains.
+_LINEAR = ("AddBackward", "SubBackward", "NegBackward", "SumBackward", "MeanBackward",
+           "ExpandBackward", "ViewBackward", "ReshapeAliasBackward", "UnsqueezeBackward",
+           "SqueezeBackward", "CloneBackward", "SelectBackward", "IndexBackward")
+
+
+def _linear(node: Node) -> bool:
+    name = node_name(node).rstrip("0123456789")
+    if name in ("MulBackward", "DivBackward"):  # scaled by a constant, not a product
+        return sum(1 for n, _ in node.next_functions if n is not None) == 1
+    return name in _LINEAR
+
+
+def _added_term(ev: Evidence) -> bool:
+    """Does the failing loss reach the stale value only through sums and constant scales?
+    Then the value is a term of the loss on its own (`loss = fit + reg`), not an input of
+    what trains, and its graph is its whole purpose."""
+    entries = set(ev.entries)
+    if not entries or any(r in entries for r in ev.failing.roots):
+        return False
+    nodes = walk(ev.failing.roots, stop=set(ev.stale))
+    feeds = consumers([*nodes, *entries])
+    # Every node on a path from the loss into the stale value must be linear.
+    on_path: set[Node] = set()
+    todo = list(entries)
+    while todo:
+        for parent in feeds.get(todo.pop(), []):
+            if parent not in on_path:
+                on_path.add(parent)
+                todo.append(parent)
+    return bool(on_path) and all(_linear(n) for n in on_path)
 
 
 # Loss functions whose second argument (or `target=`) is the value to match, not to train.
