@@ -115,6 +115,13 @@ class Trace:
         default_factory=OrderedDict)
     modules_called: dict[int, tuple[bool, bool]] = field(default_factory=dict)  # id -> modes
     last_backward: int = 0  # the order of the latest `.backward()` call seen
+    # id(leaf) -> where its requires_grad was last switched off, while it stays off (a
+    # `p.requires_grad = False` in a helper loop is only known by the stack that ran it).
+    frozen: dict[int, tuple[weakref.ref[Any], Site]] = field(default_factory=dict)
+
+    def frozen_at(self, tensor: torch.Tensor) -> Site:
+        entry = self.frozen.get(id(tensor))
+        return entry[1] if entry is not None and entry[0]() is tensor else ()
 
     def made(self, tensor: torch.Tensor) -> Flow | None:
         entries = self.flow.get(id(tensor))
@@ -308,6 +315,8 @@ class Tracer(TorchFunctionMode):
             self.trace.last_backward = self._order
         if name == "_set_grad_enabled" and args and args[0] is False:
             self._grad_off = user_site(sys._getframe(1))
+        if name in ("requires_grad_", "__set__"):
+            self._toggled(func, name, args, kwargs)
         result = func(*args, **kwargs)
         self._inside.busy = True
         try:
@@ -315,6 +324,20 @@ class Tracer(TorchFunctionMode):
         finally:
             self._inside.busy = False
         return result
+
+    def _toggled(self, func: Any, name: str, args: tuple[Any, ...],
+                 kwargs: dict[str, Any]) -> None:
+        if name == "__set__" and getattr(getattr(func, "__self__", None), "__name__",
+                                         "") != "requires_grad":
+            return
+        tensor = args[0] if args else None
+        if not isinstance(tensor, torch.Tensor) or not tensor.is_leaf:
+            return
+        on = bool(args[1]) if len(args) > 1 else bool(kwargs.get("requires_grad", True))
+        if on:
+            self.trace.frozen.pop(id(tensor), None)
+        else:
+            self.trace.frozen[id(tensor)] = (weakref.ref(tensor), user_site(sys._getframe(2)))
 
     def _wrote(self, op: str, written: list[torch.Tensor], versions: list[int],
                nodes: list[Any]) -> None:

@@ -63,6 +63,8 @@ def _in_helpers(facts: f.FileFacts, loop: ast.AST, body: list[ast.stmt],
                 call, ast.Call) else None
             if helper is None or helper is loop or f.backwards(helper):
                 continue
+            if isinstance(call, ast.Call) and f.writes(loop, f.callee_name(call)):
+                continue  # a closure made afresh each iteration starts with fresh state
             reached = tuple(b for b in backs if f.reaches(body, call_stmt, b))
             if not reached:
                 continue
@@ -90,13 +92,29 @@ def _fed_back(facts: f.FileFacts, scope: ast.AST, loop: ast.AST, stmt: ast.stmt,
             continue
         if patterns.accumulates(stmt, name) or f.grows(stmt.value, name) is not None:
             continue  # a running total or a growing bank: their own rules
-        if not all(w is stmt for w in f.writes(loop, name)):
+        if not all(w is stmt or id(w) in _lazy_inits(loop, name) for w in f.writes(loop, name)):
             continue
         if not f.persists(scope, loop, name):
             continue
         if _has_history(facts, stmt, body):
             return name
     return None
+
+
+def _lazy_inits(node: ast.AST, name: str) -> set[int]:
+    """Writes that only give `name` its first value (`if h is None: h = torch.zeros(...)`):
+    from the second run on, the value carried in is the one the loop made."""
+    found: set[int] = set()
+    for branch in (n for n in f.own(node) if isinstance(n, ast.If)):
+        tests = [c for c in ast.walk(branch.test) if isinstance(c, ast.Compare)
+                 and reading.text(c.left) == name and isinstance(c.ops[0], ast.Is)
+                 and isinstance(c.comparators[0], ast.Constant)
+                 and c.comparators[0].value is None]
+        if tests:
+            found |= {id(w) for stmt in branch.body for w in f.writes(stmt, name)}
+            found |= {id(stmt) for stmt in branch.body
+                      if any(reading.text(t) == name for t in reading.targets(stmt))}
+    return found
 
 
 def _through(body: list[ast.stmt], stmt: ast.Assign, name: str) -> bool:

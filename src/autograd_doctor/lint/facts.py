@@ -163,6 +163,7 @@ def read_file(tree: ast.Module, path: str = "") -> FileFacts:
                                 value)
         elif isinstance(node, ast.AnnAssign) and isinstance(node.value, ast.Call):
             _note_built(facts, module_classes, bound, [node.target], node.value)
+    _closure_aliases(facts, nodes)
     forget()  # what an earlier file left (a caller that did not go through the engine)
     _plain_candidates.update(facts.functions)
     _plain_known.update(dict.fromkeys(facts.imported_plain, True))
@@ -358,6 +359,32 @@ def _module_classes(tree: ast.Module, nodes: list[ast.AST] | None = None) -> set
                 found.add(name)
                 changed = True
     return found
+
+
+def _closure_aliases(facts: FileFacts, nodes: list[ast.AST]) -> None:
+    """`lif1 = make_lif()` where `make_lif` returns its nested `lif`: calls of `lif1` run
+    `lif`, and what `lif` keeps `nonlocal` lives from one call to the next."""
+    for node in nodes:
+        if not isinstance(node, ast.Assign) or not isinstance(node.value, ast.Call):
+            continue
+        factory = facts.functions.get(callee_name(node.value))
+        if factory is None:
+            continue
+        nested = {n.name: n for n in factory.body
+                  if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))}
+        returned = [r.value for r in reading.own_nodes(factory)
+                    if isinstance(r, ast.Return) and r.value is not None]
+        if len(returned) != 1 or not nested:
+            continue
+        made = returned[0].elts if isinstance(returned[0], ast.Tuple) else [returned[0]]
+        for target in node.targets:
+            names = target.elts if isinstance(target, ast.Tuple) else [target]
+            if len(names) != len(made):
+                continue
+            for name, value in zip(names, made):
+                if isinstance(name, ast.Name) and isinstance(value, ast.Name) and \
+                        value.id in nested:
+                    facts.functions.setdefault(name.id, nested[value.id])
 
 
 def callee_name(call: ast.Call) -> str:

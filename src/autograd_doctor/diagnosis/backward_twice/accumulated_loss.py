@@ -18,6 +18,7 @@ from autograd_doctor.diagnosis.backward_twice.evidence import (
     ACCUMULATED,
     Evidence,
     Suspect,
+    added_term,
     claim,
     describe_call,
     stores_of,
@@ -55,14 +56,18 @@ FIXED = BROKEN.replace("total_loss += loss\n", "total_loss += loss.item()\n").re
 def match(ev: Evidence) -> Claim | None:
     suspect = ev.primary
     if ev.root_stale or ev.same_step or suspect is None or ev.storage != ACCUMULATED \
-            or not ev.backwarded or suspect.kind == "container-element":
+            or suspect.kind == "container-element":
+        return None
+    # Backwarded itself, or added into the loss that is (`loss = fit + reg_total`).
+    if not ev.backwarded and not added_term(ev):
         return None
     found = _accumulation(ev, suspect)
     if found is None:
         return None
     file, scope, store, name = found
     term = _term(store, name)
-    per_update = _per_update(ev, scope, store)
+    # Added into each step's loss, the total is meant to be this update's: started afresh.
+    per_update = not ev.backwarded or _per_update(ev, scope, store)
     remedy = _reset(ev, name, store, file) if per_update else _remedy(ev, file, store, term,
                                                                          name)
     why = (
@@ -70,7 +75,9 @@ def match(ev: Evidence) -> Claim | None:
         f"({places.user_path(file)}:{store.lineno}), so it still holds the graphs of earlier "
         f"{'updates' if per_update else 'batches'}. "
         f"{describe_call(ev, 'freeing').capitalize()} freed those graphs, and "
-        f"{describe_call(ev, 'failing')} on the total reached them again."
+        f"{describe_call(ev, 'failing')} "
+        f"{'on the total' if ev.backwarded else 'on a loss the total is added to'} reached "
+        f"them again."
     )
     hint = (
         ("Start the total afresh after each update (it is never reset). " if per_update else

@@ -25,6 +25,7 @@ from autograd_doctor.diagnosis.backward_twice.evidence import (
     REBOUND,
     Evidence,
     Suspect,
+    added_term,
     claim,
     describe_call,
     detach_where_handed_in,
@@ -74,7 +75,10 @@ def match(ev: Evidence) -> Claim | None:
         return None
     if ev.storage == FED_BACK:
         return _recurrent_attribute(ev, suspect)
-    carried = ev.storage == REBOUND or (ev.storage == ACCUMULATED and not ev.backwarded)
+    # A sum carried over (`x = x + f(x_t)`) fed to the model is state; one only added to
+    # the loss (`loss = fit + reg_total`) is a running loss total (accumulated_loss).
+    carried = ev.storage == REBOUND or (ev.storage == ACCUMULATED and not ev.backwarded
+                                        and not added_term(ev))
     if carried and suspect.kind in ("local", "parameter", "container-element"):
         return _local(ev, suspect)
     return None

@@ -34,6 +34,7 @@ from autograd_doctor.graph.walk import (
     consumers,
     is_accumulator,
     leaves,
+    node_name,
     saved_state,
     sequence_nr,
     walk,
@@ -898,12 +899,19 @@ def _getters(ev: Evidence, suspect: Suspect) -> set[str]:
 
 def _read_into(scope: ast.AST, names: set[str]) -> set[str]:
     """Locals assigned straight from one of `names` in `scope` (`hx = state.hx`, or one
-    element of a tuple assignment)."""
+    element of a tuple assignment), or chosen between it and a default (`cond = state.prev
+    if state.prev is not None else zeros`, `h = state.h or zeros`)."""
+    def chosen(value: ast.expr) -> list[ast.expr]:
+        if isinstance(value, ast.IfExp):
+            return [value.body, value.orelse]
+        return list(value.values) if isinstance(value, ast.BoolOp) else [value]
+
     found: set[str] = set()
     for stmt in reading.statements(scope):
         if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1:
             found |= {t.id for t, v in reading.assigned_pairs(stmt)
-                      if isinstance(t, ast.Name) and reading.text(v) in names}
+                      if isinstance(t, ast.Name) and any(reading.text(c) in names
+                                                         for c in chosen(v))}
     return found
 
 
@@ -975,3 +983,38 @@ def claim(ev: Evidence, category: str, why: str, hint: str, suspect: Suspect | N
         extra["also"] = [s.expression for s in ev.suspects[1:]]
     return Claim(category, why, hint, found, places.frame_location(ev.failing.site),
                  places.frame_location(ev.freeing.site) if ev.freeing else None, extra, remedy)
+
+
+# Nodes through which the loss depends linearly on an input: a term reached from the loss
+# through these only is added to it (scaled, summed, reshaped), never combined with what
+# trains.
+_LINEAR = ("AddBackward", "SubBackward", "NegBackward", "SumBackward", "MeanBackward",
+           "ExpandBackward", "ViewBackward", "ReshapeAliasBackward", "UnsqueezeBackward",
+           "SqueezeBackward", "CloneBackward", "SelectBackward", "IndexBackward")
+
+
+def _linear(node: Node) -> bool:
+    name = node_name(node).rstrip("0123456789")
+    if name in ("MulBackward", "DivBackward"):  # scaled by a constant, not a product
+        return sum(1 for n, _ in node.next_functions if n is not None) == 1
+    return name in _LINEAR
+
+
+def added_term(ev: Evidence) -> bool:
+    """Does the failing loss reach the stale value only through sums and constant scales?
+    Then the value is a term of the loss on its own (`loss = fit + reg`), not an input of
+    what trains, and its graph is its whole purpose."""
+    entries = set(ev.entries)
+    if not entries or any(r in entries for r in ev.failing.roots):
+        return False
+    nodes = walk(ev.failing.roots, stop=set(ev.stale))
+    feeds = consumers([*nodes, *entries])
+    # Every node on a path from the loss into the stale value must be linear.
+    on_path: set[Node] = set()
+    todo = list(entries)
+    while todo:
+        for parent in feeds.get(todo.pop(), []):
+            if parent not in on_path:
+                on_path.add(parent)
+                todo.append(parent)
+    return bool(on_path) and all(_linear(n) for n in on_path)

@@ -18,8 +18,10 @@ from dataclasses import replace
 
 from autograd_doctor.diagnosis.backward_twice.evidence import (
     BEFORE_LOOP,
+    UNPLACED,
     Evidence,
     Suspect,
+    added_term,
     claim,
     constructor_keyword,
     describe_call,
@@ -30,7 +32,7 @@ from autograd_doctor.edits.forms import detached
 from autograd_doctor.edits.operations import Insert, Move, Remedy, replace_node
 from autograd_doctor.edits.strategies import detach_stored, recompute_where_read
 from autograd_doctor.graph.objects import resolve
-from autograd_doctor.graph.walk import Node, consumers, leaves, node_name, walk
+from autograd_doctor.graph.walk import leaves, walk
 from autograd_doctor.source import patterns, places, reading
 
 CATEGORY = "precomputed-outside-loop"
@@ -64,6 +66,9 @@ FIXED = BROKEN.replace("prior = encoder(torch.ones(1, 4))\n", "").replace(
 
 def match(ev: Evidence) -> Claim | None:
     suspect = ev.primary
+    if suspect is not None and ev.storage == UNPLACED and not ev.same_step \
+            and suspect.kind == "local":
+        return _read_by_closure(ev, suspect)
     if ev.same_step or suspect is None or ev.storage != BEFORE_LOOP or (
             ev.root_stale and not ev.failing_in_loop) or ev.per_optimizer is not None:
         return None
@@ -83,7 +88,7 @@ def match(ev: Evidence) -> Claim | None:
     # teaches nothing, which no gradient check can see). Then it is computed in the loop.
     # Both are offered (verification decides when the graph cannot); a fixed reference is
     # never moved.
-    additive = _added_term(ev)
+    additive = added_term(ev)
     if reference:
         first, second = detach, None
     elif _starved_by_detaching(ev) or additive:
@@ -112,6 +117,55 @@ def match(ev: Evidence) -> Claim | None:
     )
     said = claim(ev, CATEGORY, message, hint, suspect, (placement.file, store.lineno), remedy)
     return replace(said, alternatives=alternatives)
+
+
+def _read_by_closure(ev: Evidence, suspect: Suspect) -> Claim | None:
+    """A value the enclosing function computes once and a nested step function reads
+    (`head_w` made per episode, read by `adapt_step()` called several times): every call
+    after the first reaches the graph the first call's backward freed. Computed again at
+    the top of the nested function, each call builds its own."""
+    inner = suspect.scope
+    file = suspect.frame.file
+    tree = reading.parse(file)
+    if not isinstance(inner, (ast.FunctionDef, ast.AsyncFunctionDef)) or tree is None:
+        return None
+    outer = reading.enclosing_function(tree, inner)
+    freeing = ev.freeing.site if ev.freeing is not None else None
+    if outer is None or reading.stores(inner, suspect.expression) or freeing is None or \
+            freeing.file != file or not reading.inside_line(freeing.line, inner):
+        return None
+    stores = reading.stores(outer, suspect.expression)
+    if not stores or any(s.lineno > inner.lineno for s in stores):
+        return None
+    store = stores[-1]
+    chain = [stmt for stmt in outer.body if stmt.lineno < inner.lineno and not
+             reading.is_compound(stmt) and (stmt is store or any(
+                 getattr(resolve(reading.text(t), ev.live_scopes), "grad_fn", None)
+                 in ev.stale for t in reading.targets(stmt)))]
+    first = inner.body[0]
+    if isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant):
+        first = inner.body[1] if len(inner.body) > 1 else first  # after the docstring
+    text = "\n".join(reading.segment(file, s) for s in chain)
+    recompute = Remedy("recompute-in-closure",
+                       f"compute {suspect.expression} again in each call of {inner.name}()",
+                       file, first.lineno, (Insert(file, first.lineno, text,
+                                                   reading.indent_of(file, first.lineno)),))
+    detach = _detach(file, store, suspect)
+    first_choice, second = (recompute, detach) if ev.upstream_trained else (detach, recompute)
+    message = (
+        f"`{suspect.expression}` is computed once, at {places.user_path(file)}:{store.lineno}, "
+        f"and `{inner.name}()` reads it in every call. "
+        f"{describe_call(ev, 'freeing').capitalize()} freed "
+        f"the graph behind it in the first call, and {describe_call(ev, 'failing')} reached "
+        f"that graph again.")
+    message = message[0].upper() + message[1:]
+    hint = (f"If the weights behind it should keep learning through it, compute it inside "
+            f"`{inner.name}()`; if it is meant to stay fixed, compute it with `.detach()`. "
+            f"retain_graph=True would keep reusing a value computed before training started "
+            f"and fail with the in-place error once the weights change.")
+    said = claim(ev, CATEGORY, message, hint, suspect, (file, store.lineno),
+                 first_choice or second)
+    return replace(said, alternatives=(second,) if first_choice and second else ())
 
 
 def _kept_on_object(ev: Evidence, suspect: Suspect) -> Claim | None:
@@ -189,41 +243,6 @@ def _starved_by_detaching(ev: Evidence) -> bool:
     elsewhere = {id(t) for t in leaves(walk(ev.failing.roots, stop=set(ev.stale)))}
     return any(p.requires_grad and id(p) not in elsewhere and id(p) in ev.trained
                for p in ev.upstream)
-
-
-# Nodes through which the loss depends linearly on an input: a term reached from the loss
-# through these only is added to it (scaled, summed, reshaped), never combined with what
-# trains.
-_LINEAR = ("AddBackward", "SubBackward", "NegBackward", "SumBackward", "MeanBackward",
-           "ExpandBackward", "ViewBackward", "ReshapeAliasBackward", "UnsqueezeBackward",
-           "SqueezeBackward", "CloneBackward", "SelectBackward", "IndexBackward")
-
-
-def _linear(node: Node) -> bool:
-    name = node_name(node).rstrip("0123456789")
-    if name in ("MulBackward", "DivBackward"):  # scaled by a constant, not a product
-        return sum(1 for n, _ in node.next_functions if n is not None) == 1
-    return name in _LINEAR
-
-
-def _added_term(ev: Evidence) -> bool:
-    """Does the failing loss reach the stale value only through sums and constant scales?
-    Then the value is a term of the loss on its own (`loss = fit + reg`), not an input of
-    what trains, and its graph is its whole purpose."""
-    entries = set(ev.entries)
-    if not entries or any(r in entries for r in ev.failing.roots):
-        return False
-    nodes = walk(ev.failing.roots, stop=set(ev.stale))
-    feeds = consumers([*nodes, *entries])
-    # Every node on a path from the loss into the stale value must be linear.
-    on_path: set[Node] = set()
-    todo = list(entries)
-    while todo:
-        for parent in feeds.get(todo.pop(), []):
-            if parent not in on_path:
-                on_path.add(parent)
-                todo.append(parent)
-    return bool(on_path) and all(_linear(n) for n in on_path)
 
 
 # Loss functions whose second argument (or `target=`) is the value to match, not to train.

@@ -212,6 +212,10 @@ def _cut_from(failure: Failure, crossing: Crossing, on_path: list[Site],
     assert stmt is not None
     targets = reading.targets(stmt)
     name = reading.text(targets[0]) if targets else reading.text(stmt)
+    live = next((f for f in failure.frames if f.f_code.co_filename == frame_at.file
+                 and f.f_code.co_firstlineno == frame_at.first_line), None)
+    if live is not None:
+        name = _floating_target(stmt, name, live)
     points: dict[str, ast.AST] = {}
     decorator_file = ""
     if crossing.kind == "no-grad":
@@ -299,7 +303,8 @@ def _trace(failure: Failure, frame: FrameType, scope: ast.AST, start: ast.expr,
             if not patterns.has_non_differentiable(stmt):  # pseudo-labels stay under no_grad
                 for block in reading.blocks_around(scope, stmt.lineno):
                     on_path.setdefault(id(block), []).append(stmt)
-            cut = _cut_at(failure, failing, frame, file, scope, name, stmt)
+            cut = _cut_at(failure, failing, frame, file, scope,
+                          _floating_target(stmt, name, frame), stmt)
             if cut is not None:
                 found = found or cut
                 continue
@@ -314,6 +319,20 @@ def _trace(failure: Failure, frame: FrameType, scope: ast.AST, start: ast.expr,
             found.chain = on_path.get(id(at), found.chain)
             found.chain = _with_dependencies(found, at)
     return found
+
+
+def _floating_target(stmt: ast.stmt, name: str, frame: FrameType) -> str:
+    """Of the names one statement binds (`tokens, logprobs = model.sample(x)`), the one a
+    gradient could flow through: only a floating-point tensor can carry one (sampled token
+    ids never could, with grad on or off)."""
+    def floating(target: ast.expr) -> bool:
+        value = evaluate(target, frame)
+        return isinstance(value, torch.Tensor) and value.is_floating_point()
+
+    bound = [t for t in reading.targets(stmt) if isinstance(t, (ast.Name, ast.Attribute))]
+    if len(bound) < 2 or any(reading.text(t) == name and floating(t) for t in bound):
+        return name
+    return next((reading.text(t) for t in bound if floating(t)), name)
 
 
 def _tensor_names(expr: ast.expr, frame: FrameType) -> list[str]:
@@ -421,7 +440,56 @@ def _frozen(failure: Failure, failing: BackwardRecord, frame: FrameType, file: s
                 name = as_passed(where, stmt, scope, outer) if where == file else outer
                 return Cut(failure, failing, name, where, stmt, scope,
                            {FROZEN: loop or stmt}, [stmt], frame, modules)
+    return _frozen_traced(failure, failing, frame, scope, modules)
+
+
+def _frozen_traced(failure: Failure, failing: BackwardRecord, frame: FrameType,
+                   scope: ast.AST, modules: list[tuple[str, torch.nn.Module]]) -> Cut | None:
+    """Frozen where the code does not say `requires_grad = False` in so many words (a
+    `set_requires_grad(net, flag)` helper): the replay saw each switch. The module blamed is
+    the one an optimizer stepped after this backward trains (the others may be frozen on
+    purpose for this step, as a critic is during the generator's), at the statement of the
+    switch that names it as the failing code does."""
+    trace = failure.trace
+    if trace is None:
+        return None
+    stepped = _stepped_after(failing, frame, scope)
+    ranked = sorted(modules, key=lambda m: (not any(id(p) in stepped for p in m[1].parameters()),
+                                            -sum(1 for _ in m[1].parameters())))
+    for name, module in ranked:
+        site = next((s for p in module.parameters() if (s := trace.frozen_at(p))), ())
+        if not site:
+            continue
+        at = next((f for f in site if name.split(".")[0] in reading.line_text(f.file, f.line)),
+                  site[0])
+        tree = reading.parse(at.file)
+        if tree is None:
+            continue
+        stmt = next((n for n in ast.walk(tree) if isinstance(n, ast.stmt)
+                     and not reading.is_compound(n) and n.lineno <= at.line
+                     <= (n.end_lineno or n.lineno)), None)
+        if stmt is None:
+            continue
+        loop = _enclosing_for(tree, stmt)
+        return Cut(failure, failing, name, at.file, stmt, scope, {FROZEN: loop or stmt},
+                   [stmt], frame, modules)
     return None
+
+
+def _stepped_after(failing: BackwardRecord, frame: FrameType, scope: ast.AST) -> set[int]:
+    """Ids of the parameters held by the optimizers whose `.step()` the failing function
+    calls after the failing backward."""
+    site = failing.site
+    if site is None:
+        return set()
+    out: set[int] = set()
+    for call in (n for n in ast.walk(scope) if isinstance(n, ast.Call)):
+        if isinstance(call.func, ast.Attribute) and call.func.attr == "step" and \
+                call.lineno > site.line:
+            opt = evaluate(call.func.value, frame)
+            if isinstance(opt, torch.optim.Optimizer):
+                out |= {id(p) for g in opt.param_groups for p in g["params"]}
+    return out
 
 
 def as_passed(file: str, inner: ast.stmt, outer: ast.AST, name: str) -> str:
