@@ -36,7 +36,7 @@ NUMPY_IN_TORCH = {"clip": "clamp", "absolute": "abs", "power": "pow", "concatena
                   "abs": "abs", "exp": "exp", "log": "log", "log1p": "log1p", "sqrt": "sqrt",
                   "square": "square", "mean": "mean", "sum": "sum", "prod": "prod",
                   "maximum": "maximum", "minimum": "minimum", "tanh": "tanh", "sin": "sin",
-                  "cos": "cos", "where": "where", "stack": "stack", "max": "max", "min": "min",
+                  "cos": "cos", "where": "where", "stack": "stack", "max": "amax", "min": "amin",
                   "matmul": "matmul", "dot": "dot", "var": "var", "std": "std",
                   "log10": "log10", "log2": "log2", "exp2": "exp2", "sign": "sign",
                   "outer": "outer", "einsum": "einsum", "sigmoid": "sigmoid",
@@ -311,21 +311,40 @@ class _InTorch(ast.NodeTransformer):
         func = node.func
         if isinstance(func, ast.Attribute) and func.attr in _LEAVING and not node.args:
             return func.value
+        constant = not {n.id for a in [*node.args, *(k.value for k in node.keywords)]
+                        for n in ast.walk(a) if isinstance(n, ast.Name)} - {*NUMPY, "math"}
         if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) \
-                and func.value.id in NUMPY and func.attr in NUMPY_IN_TORCH:
+                and func.value.id in NUMPY and func.attr in NUMPY_IN_TORCH and not constant:
+            # (`np.log(2 * np.pi)` is a number, and stays one)
             node.func = ast.Attribute(ast.Name("torch", ast.Load()),
                                       NUMPY_IN_TORCH[func.attr], ast.Load())
+            if func.attr == "where" and node.args and isinstance(node.args[0], ast.Name):
+                # The mask may still be an array from outside the round trip.
+                node.args[0] = ast.Call(ast.Attribute(ast.Name("torch", ast.Load()),
+                                                      "as_tensor", ast.Load()),
+                                        [node.args[0]], [])
+        elif isinstance(func, ast.Attribute) and func.attr in ("max", "min") and any(
+                k.arg == "axis" for k in node.keywords):
+            # `a.max(axis=1)` is the values; torch's `max(dim=1)` is (values, indices).
+            func.attr = "a" + func.attr
         if not self.rewrap:
             return node
         for keyword in node.keywords:
             keyword.arg = NUMPY_KEYWORDS.get(keyword.arg or "", keyword.arg)
         name = reading.text(node.func)
-        if len(node.args) == 1 and not node.keywords and (
+        # `torch.tensor(v, dtype=torch.float, requires_grad=True)`: the value, in that dtype
+        # (requires_grad on a re-wrap is the folk fix that hides the cut).
+        plain = all(k.arg in ("dtype", "requires_grad", "device") for k in node.keywords) \
+            and name in REWRAP_CALLS or not node.keywords
+        if len(node.args) == 1 and plain and (
                 name == "float" or name in REWRAP_CALLS and not _literal(node.args[0])):
+            value: ast.expr = node.args[0]
             if self.stack and name in REWRAP_CALLS:
-                return ast.Call(ast.Attribute(ast.Name("torch", ast.Load()), "stack",
-                                              ast.Load()), [node.args[0]], [])
-            return node.args[0]
+                value = ast.Call(ast.Attribute(ast.Name("torch", ast.Load()), "stack",
+                                               ast.Load()), [value], [])
+            dtype = next((k.value for k in node.keywords if k.arg == "dtype"), None)
+            return ast.Call(ast.Attribute(value, "to", ast.Load()), [dtype], []) \
+                if dtype is not None else value
         if isinstance(func, ast.Attribute) and func.attr == "astype":
             return ast.Call(ast.Attribute(func.value, "float", ast.Load()), [], [])
         return node

@@ -14,6 +14,8 @@ from __future__ import annotations
 
 import ast
 
+import torch
+
 from autograd_doctor.diagnosis.finding import Claim
 from autograd_doctor.diagnosis.inplace_modified.evidence import (
     STATEMENT,
@@ -122,12 +124,18 @@ def _out_of_place(write: Write) -> Remedy | None:
                               file, s, f"{reading.segment(file, _copied(c))} = "
                                        f"{reading.segment(file, c.args[0])}")
                               for s, c in copies))
-        plain = f"{reading.segment(file, func.value)}.{func.attr[:-1]}"
-        args = reading.segment(file, call)[len(reading.segment(file, func)):]
-        new_call = plain + args
-        if isinstance(stmt, ast.Expr) and stmt.value is call:
-            new_call = f"{write.target} = {new_call}"
-        ops = (replace_node(file, call, new_call),)
+        if not hasattr(torch.Tensor, func.attr[:-1]) and isinstance(stmt, ast.Expr):
+            # No out-of-place twin (`fill_diagonal_`): write into a copy, so the tensor the
+            # graph saved keeps its value.
+            ops = (Insert(file, stmt.lineno, f"{write.target} = {write.target}.clone()",
+                          reading.indent_of(file, stmt.lineno)),)
+        else:
+            plain = f"{reading.segment(file, func.value)}.{func.attr[:-1]}"
+            args = reading.segment(file, call)[len(reading.segment(file, func)):]
+            new_call = plain + args
+            if isinstance(stmt, ast.Expr) and stmt.value is call:
+                new_call = f"{write.target} = {new_call}"
+            ops = (replace_node(file, call, new_call),)
     elif write.how == "subscript" and isinstance(stmt, ast.Assign):
         written = stmt.targets[0]
         if isinstance(written, ast.Subscript) and isinstance(written.slice, (ast.Name,

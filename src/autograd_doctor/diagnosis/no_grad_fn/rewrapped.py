@@ -67,6 +67,12 @@ def match(cut: Cut) -> Claim | None:
     left = [(f.file, f.statement) for f in cut.left[:1] if f.statement is not None]
     translated = [r for r in (keep_in_torch(sites, False, left),
                               keep_in_torch(sites, True, left)) if r]
+    if remedy is not None and translated and any(
+            reading.function_called(file, n) is not None for n in ast.walk(wrapper or at)
+            if isinstance(n, ast.Call)):
+        # The value comes from a helper of the user's: its body has to go to torch too.
+        translated.append(remedy)
+        remedy = None
     alternatives = tuple(translated) if remedy is not None else tuple(translated[1:])
     remedy = remedy or (translated[0] if translated else None)
     rebuilt = f" (rebuilt at {where(file, at.lineno)})" if cut.site is not None and (

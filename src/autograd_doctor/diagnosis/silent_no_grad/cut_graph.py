@@ -10,6 +10,7 @@ Remove the `.data` / `.detach()` between the model and the loss.
 from __future__ import annotations
 
 import ast
+from dataclasses import replace
 
 from autograd_doctor.capture.tracer import Crossing
 from autograd_doctor.diagnosis.finding import Claim
@@ -155,6 +156,11 @@ def _traced(ev: NoGrad, cut: Crossing) -> Claim:
     stmt = frame.statement if frame is not None else None
     if remedy is None and frame is not None and stmt is not None:
         remedy = _undo(frame, stmt, cut)
+        others = [r for c in ev.sibling_cuts() if c.site and c.site[0].statement is not None
+                  and (r := _undo(c.site[0], c.site[0].statement, c)) is not None]
+        if remedy is not None and others:
+            remedy = replace(remedy, operations=remedy.operations + tuple(
+                op for r in others for op in r.operations))
     if remedy is None and cut.kind in ("detach", "data", "leaves-torch"):
         remedy = keep_in_torch([(f.file, f.scope, f.statement) for f in cut.site
                                 if f.scope is not None and f.statement is not None])

@@ -43,6 +43,27 @@ class NoGrad:
     missing_ids: set[int] = field(default_factory=set)  # id() of the starved parameters
     trace: Trace | None = None  # a replay's full trace
     cut: Crossing | None = None  # where a replay saw the starved parameters leave autograd
+
+    def sibling_cuts(self) -> list[Crossing]:
+        """Other statements where starved parameters left autograd the same way as at
+        `cut` (`fast_w = head.weight.detach()...` and `fast_b = head.bias.detach()...`):
+        one root cause, and the fix has to undo every one of them."""
+        cut, trace = self.cut, self.trace
+        if cut is None or trace is None or cut.kind not in ("detach", "data"):
+            return []
+        seen = {_site_key(cut)}
+        out: list[Crossing] = []
+        for crossing in trace.crossings:
+            if crossing.kind != cut.kind or not crossing.sources or \
+                    crossing.order > trace.last_backward or _site_key(crossing) in seen:
+                continue
+            nodes = [n for n in crossing.sources if not isinstance(n, torch.Tensor)]
+            found = {id(t) for t in crossing.sources if isinstance(t, torch.Tensor)}
+            found |= {id(t) for t in leaves(walk(nodes))}
+            if found & self.missing_ids:
+                seen.add(_site_key(crossing))
+                out.append(crossing)
+        return out
     frames: list[FrameInfo] = field(default_factory=list)  # the user's stack at step 1
 
     @property
@@ -88,6 +109,11 @@ def gather(observed: Observation) -> NoGrad | None:
 # `.detach()` / `.data` is made for nothing else; `.item()` and NumPy are often logging; a
 # comparison or argmax usually makes labels or metrics.
 _PREFERENCE = {"data": 0, "detach": 0, "leaves-torch": 1, "no-grad": 2, "non-differentiable": 3}
+
+
+def _site_key(crossing: Crossing) -> tuple[str, int]:
+    frame = crossing.site[0] if crossing.site else None
+    return (frame.file, frame.line) if frame is not None else ("", 0)
 
 
 def _traced_cut(trace: Trace, missing: set[int],
