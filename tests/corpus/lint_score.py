@@ -85,8 +85,10 @@ def main(argv: list[str] | None = None) -> int:
     share = sum(r["line"] for r in reach) / max(1, len(reach))
     print(f"right rule at the right line: {share:.0%} of {len(reach)} cases in reach, "
           f"{sum(r['line'] for r in rows) / max(1, len(rows)):.0%} of all {len(rows)}")
+    rules_alarmed = Counter(rule for _, rule, _ in alarms)
     print(f"findings on {len(list((base / 'correct').iterdir()))} correct programs: "
-          f"{len(alarms)}")
+          f"{len(alarms)}" + (f" (by rule: {', '.join(f'{r} {n}' for r, n in sorted(rules_alarmed.items()))})"
+                              if alarms else ""))
     if ns.cases and ns.split != "heldout":
         for r in rows:
             if r["reachable"] and not r["line"]:

@@ -212,7 +212,10 @@ def _note_built(facts: FileFacts, module_classes: set[str], bound: dict[str, lis
             facts.classes.update((n, built) for n in names)
     elif built in _PARAMETER_CALLS or _learnable_leaf(value):
         facts.parameters.update(names)
-    if "optim" in built.lower() or built.rsplit(".", 1)[-1] in _OPTIMIZERS:
+    if ("optim" in built.lower() or built.rsplit(".", 1)[-1] in _OPTIMIZERS) and \
+            "lr_scheduler" not in built and "swa_utils" not in built:
+        # (a scheduler or an averaged model is built over an optimizer or a model; it is
+        # neither)
         held = _parameters_of(value) | {
             m for name in reading.names_in(value) for v in bound.get(name, ())
             for m in _parameters_of(v)}  # `params = [*a.parameters(), ...]`

@@ -89,6 +89,9 @@ def _forward_without_grad(facts: f.FileFacts, scope: ast.AST, stmt: ast.stmt) ->
     value = getattr(stmt, "value", None)
     if value is None:
         return False
+    if isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute) and \
+            value.func.attr == "requires_grad_" and not f.under_no_grad(scope, stmt):
+        return False  # made a leaf that requires grad on purpose (gradient caching)
     if f.under_no_grad(scope, stmt) and f.makes_history(facts, value):
         return True
     return any(isinstance(n, ast.Call) and (

@@ -3,7 +3,9 @@ optimizer was built, or an optimizer over the wrong model.
 
 What it finds: an optimizer built over `model.parameters()`, and later, before training,
 `model` (or a part of it, `model.fc`) is bound to a newly built model (`model = Net()`,
-`model.fc = nn.Linear(...)`, `copy.deepcopy(...)`) without a new optimizer; or an optimizer
+`model.fc = nn.Linear(...)`, `copy.deepcopy(...)`) without a new optimizer, or a method of
+the model (or a helper handed it) called then binds one of its attributes to a new parameter
+or module (`self.gate = nn.Parameter(...)` in `model.init_gate(prior)`); or an optimizer
 whose models no backward call of the file ever reaches (a teacher instead of the student).
 
 Why it breaks training: the optimizer keeps the parameters it was given. The new ones
@@ -54,6 +56,32 @@ for step in range(5):
     opt.zero_grad()
     loss.backward()
     opt.step()
+''', '''
+import torch
+import torch.nn as nn
+
+
+class Gated(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.gate = nn.Parameter(torch.zeros(4))
+        self.fc = nn.Linear(4, 1)
+
+    def init_gate(self, prior):
+        self.gate = nn.Parameter(prior.log())
+
+    def forward(self, x):
+        return self.fc(x * torch.sigmoid(self.gate))
+
+
+model = Gated()
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+model.init_gate(torch.full((4,), 0.5))
+for step in range(5):
+    loss = model(torch.randn(16, 4)).pow(2).mean()
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
 ''')
 GOOD = ('''
 import torch
@@ -68,7 +96,33 @@ for step in range(5):
     opt.zero_grad()
     loss.backward()
     opt.step()
-''',)
+''', '''
+import torch
+import torch.nn as nn
+
+
+class Gated(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.gate = nn.Parameter(torch.zeros(4))
+        self.fc = nn.Linear(4, 1)
+
+    def init_gate(self, prior):
+        self.gate = nn.Parameter(prior.log())
+
+    def forward(self, x):
+        return self.fc(x * torch.sigmoid(self.gate))
+
+
+model = Gated()
+model.init_gate(torch.full((4,), 0.5))
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+for step in range(5):
+    loss = model(torch.randn(16, 4)).pow(2).mean()
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+''')
 
 
 def check(facts: f.FileFacts) -> Check:
@@ -82,6 +136,16 @@ def check(facts: f.FileFacts) -> Check:
             if not _steps(scope, optimizer, opt_stmt):
                 continue
             held = facts.optimizers[optimizer]
+            inside = _rebuilt_by_call(facts, body, built, opt_stmt, held)
+            if inside is not None:
+                call, assign = inside
+                name = reading.text(assign.targets[0])
+                yield Hit(assign, f"`{name}` gets new parameters here, in a call made on line "
+                          f"{call.lineno} after `{optimizer}` (line {opt_stmt.lineno}) was "
+                          f"given the old ones: the optimizer never updates the new ones. "
+                          f"Build the optimizer after this call.", name, Suggestion(
+                              "optimizer-params", "build the optimizer after the model", ()))
+                continue
             replaced = _replaced(facts, body, built, opt_stmt, held)
             if replaced is not None:
                 name = reading.text(replaced.targets[0])
@@ -126,6 +190,40 @@ def _replaced(facts: f.FileFacts, body: list[ast.stmt], built: list[ast.Assign],
             continue
         return stmt
     return None
+
+
+def _rebuilt_by_call(facts: f.FileFacts, body: list[ast.stmt], built: list[ast.Assign],
+                     opt_stmt: ast.stmt, held: set[str]
+                     ) -> tuple[ast.stmt, ast.Assign] | None:
+    """A later call, with no optimizer built after it, of a method of a held model or a
+    helper handed one (`model.init_edge_gates(prior)`, `reinit(model)`) that binds an
+    attribute to a new parameter or module (`self.edge_logit = nn.Parameter(...)`)."""
+    def is_held(node: ast.expr) -> bool:
+        text = reading.text(node)
+        return any(text == m or text.startswith((m + ".", m + "[")) for m in held)
+
+    for stmt in body:
+        if stmt.lineno <= opt_stmt.lineno or any(o.lineno > stmt.lineno for o in built) or \
+                not isinstance(stmt, (ast.Expr, ast.Assign)):
+            continue
+        for call in (n for n in ast.walk(stmt) if isinstance(n, ast.Call)):
+            func = call.func
+            helper = facts.functions.get(func.attr) if isinstance(func, ast.Attribute) and \
+                is_held(func.value) else facts.functions.get(reading.text(func)) if any(
+                    is_held(a) for a in call.args) else None
+            if helper is None:
+                continue
+            for inner in f.body_statements(helper):
+                if isinstance(inner, ast.Assign) and all(
+                        isinstance(t, ast.Attribute) for t in inner.targets) and (
+                        _new_parameter(inner.value) or _builds_model(facts, inner.value)):
+                    return stmt, inner
+    return None
+
+
+def _new_parameter(value: ast.expr) -> bool:
+    return isinstance(value, ast.Call) and reading.text(value.func) in (
+        "nn.Parameter", "torch.nn.Parameter", "Parameter")
 
 
 def _builds_model(facts: f.FileFacts, value: ast.expr) -> bool:
