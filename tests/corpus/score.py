@@ -124,6 +124,8 @@ def table(broken: list[dict[str, Any]], correct: list[dict[str, Any]], key: str 
              "|---|---|---|---|---|---|"]
     for family in [*families, "all"]:
         rows = [r for r in broken if family in ("all", r[key])]
+        if not rows:
+            continue  # a folder of correct programs only
         cells = [f"{100 * sum(r[m] for r in rows) / len(rows):.0f}%" for m in MEASURES]
         lines.append(f"| {family} | {len(rows)} | " + " | ".join(cells) + " |")
     alarms = sum(r["false_alarm"] for r in correct)

@@ -65,13 +65,14 @@ def _in_helpers(facts: f.FileFacts, loop: ast.AST, body: list[ast.stmt],
                 continue
             if isinstance(call, ast.Call) and f.writes(loop, f.callee_name(call)):
                 continue  # a closure made afresh each iteration starts with fresh state
+            resets = _resets(facts, loop, helper)
             reached = tuple(b for b in backs if f.reaches(body, call_stmt, b))
             if not reached:
                 continue
             inner = f.body_statements(helper)
             for stmt in inner:
                 name = _fed_back(facts, helper, helper, stmt, inner)
-                if name is not None and (stmt.lineno, name) not in seen:
+                if name is not None and name not in resets and (stmt.lineno, name) not in seen:
                     seen.add((stmt.lineno, name))
                     assert isinstance(stmt, ast.Assign)
                     yield Carried(helper, helper, stmt, name, reached)
@@ -99,6 +100,25 @@ def _fed_back(facts: f.FileFacts, scope: ast.AST, loop: ast.AST, stmt: ast.stmt,
         if _has_history(facts, stmt, body):
             return name
     return None
+
+
+def _resets(facts: f.FileFacts, loop: ast.AST, helper: f.Function) -> set[str]:
+    """Names a sibling closure (made by the same factory as `helper`) sets afresh, when the
+    loop calls it: `reset(batch)` with `h = torch.zeros(...)` starts each episode anew."""
+    out: set[str] = set()
+    for call in (n for n in f.own(loop) if isinstance(n, ast.Call)):
+        name = f.callee_name(call)
+        sibling = facts.closures.get(name) or facts.functions.get(name)
+        if sibling is None or sibling is helper or not any(
+                sibling in getattr(p, "body", ()) and helper in getattr(p, "body", ())
+                for p in facts.functions.values()):
+            continue
+        for stmt in f.body_statements(sibling):
+            value = reading.value_span(stmt)
+            if value is not None and (patterns.creates(value) or (
+                    isinstance(value, ast.Constant) and value.value is None)):
+                out |= {reading.text(t) for t in reading.targets(stmt)}
+    return out
 
 
 def _lazy_inits(node: ast.AST, name: str) -> set[int]:

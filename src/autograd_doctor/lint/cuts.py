@@ -50,7 +50,13 @@ def _cuts_at(facts: f.FileFacts, scope: ast.AST, body: list[ast.stmt],
     full_ids = full.of(back.target)
     alive = [s for s in f.history_statements(facts, live, live_ids)
              if not f.under_no_grad(scope, s)]
-    learning = bool(alive) or f.makes_history(facts, back.target)
+    # A call handed a model (`tap.grab(disc, real)`) may run it: it may bring history.
+    handed = any(isinstance(c, ast.Call) and any(reading.text(a) in facts.models
+                                                 for a in c.args)
+                 for i in live_ids if i in live.by_id
+                 and not f.under_no_grad(scope, live.by_id[i])
+                 for c in f.live_nodes(f.value_of(live.by_id[i])))
+    learning = bool(alive) or handed or f.makes_history(facts, back.target)
     chain = [full.by_id[i] for i in full_ids if i in full.by_id]
     switched = switched_on(body)
     regrad = any(regrad_expr(s) or {reading.text(x) for x in reading.targets(s)} & switched

@@ -64,6 +64,7 @@ class FileFacts:
     no_grad_functions: set[str] = field(default_factory=set)  # functions under no_grad
     no_grad_methods: set[str] = field(default_factory=set)  # methods of models, likewise
     functions: dict[str, Function] = field(default_factory=dict)
+    closures: dict[str, Function] = field(default_factory=dict)  # `act` -> the def it holds
     classes: dict[str, str] = field(default_factory=dict)  # model expression -> its class here
     # Optimizer expression -> the models whose `.parameters()` its constructor reads.
     optimizers: dict[str, set[str]] = field(default_factory=dict)
@@ -104,6 +105,7 @@ def forget() -> None:
         memo.cache_clear()
     _plain_candidates.clear()
     _plain_known.clear()
+    _cutting_known.clear()
 
 
 @functools.cache
@@ -388,6 +390,7 @@ def _closure_aliases(facts: FileFacts, nodes: list[ast.AST]) -> None:
                 if isinstance(name, ast.Name) and isinstance(value, ast.Name) and \
                         value.id in nested:
                     facts.functions.setdefault(name.id, nested[value.id])
+                    facts.closures[name.id] = nested[value.id]
 
 
 def callee_name(call: ast.Call) -> str:
@@ -511,8 +514,44 @@ def returns_plain(call: ast.Call) -> bool:
 def _returns_plain(func: ast.expr) -> bool:
     if isinstance(func, ast.Name):
         return func.id in _PLAIN_BUILTINS or _plain_function(func.id)
+    if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and \
+            func.value.id != "self" and func.attr in _plain_candidates:
+        # `pool.query(fake)`: a method of this file that hands back copies without history
+        if func.attr not in _cutting_known:
+            _cutting_known[func.attr] = False
+            _cutting_known[func.attr] = _cuts_arguments(_plain_candidates[func.attr])
+        return _cutting_known[func.attr]
     return isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and \
         func.value.id == "self" and _plain_function(func.attr)
+
+
+_cutting_known: dict[str, bool] = {}
+
+
+def _cuts_arguments(function: Function) -> bool:
+    """Does nothing the function returns carry the history of what it was handed? Follows
+    its arguments through assignments, loops over them and appends (an image pool that
+    stores and returns `batch.detach()`'s rows hands back no history)."""
+    tainted = {a.arg for a in function.args.args + function.args.kwonlyargs} - {"self"}
+    statements = body_statements(function)
+    for _ in range(2):  # a second pass for values that flow back around a loop
+        for stmt in statements:
+            if isinstance(stmt, (ast.For, ast.AsyncFor)) and live_names(stmt.iter) & tainted:
+                tainted |= {reading.text(t) for t in reading.targets_of(stmt.target)}
+            elif isinstance(stmt, (ast.Assign, ast.AugAssign, ast.AnnAssign)) and \
+                    stmt.value is not None and live_names(stmt.value) & tainted:
+                tainted |= {reading.text(t) for t in reading.targets(stmt)}
+            elif isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call) and \
+                    isinstance(stmt.value.func, ast.Attribute) and stmt.value.func.attr in (
+                        "append", "extend", "insert", "add") and any(
+                        live_names(a) & tainted for a in stmt.value.args):
+                tainted.add(reading.text(stmt.value.func.value))
+    returns = [n for n in own(function) if isinstance(n, ast.Return)]
+    # (what it keeps on `self` may carry history of its own: not decided here)
+    return bool(returns) and all(r.value is not None and not live_names(r.value) & tainted
+                                 and not any(n.startswith("self.") or n == "self"
+                                             for n in live_names(r.value))
+                                 for r in returns)
 
 
 def _plain(function: Function) -> bool:
@@ -619,6 +658,12 @@ def writes(node: ast.AST, expression: str) -> list[ast.AST]:
             found.append(sub)
         elif isinstance(sub, ast.NamedExpr) and reading.text(sub.target) == expression:
             found.append(sub)
+        if isinstance(sub, (ast.For, ast.AsyncFor)) and reading.text(sub.iter) == \
+                expression and isinstance(sub.target, ast.Name) and any(
+                    isinstance(c, ast.Call) and isinstance(c.func, ast.Attribute)
+                    and c.func.attr == "detach_" and reading.text(c.func.value) ==
+                    sub.target.id for c in ast.walk(sub)):
+            found.append(sub)  # `for t in self.hidden: t.detach_()`
     return found
 
 

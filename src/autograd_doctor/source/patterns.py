@@ -301,6 +301,10 @@ def _literal(node: ast.expr) -> bool:
                               ast.Load)) for n in ast.walk(node))
 
 
+_BUILDERS = ("array", "asarray", "zeros", "ones", "full", "arange", "linspace", "eye",
+             "stack", "concatenate", "zeros_like", "ones_like")
+
+
 class _InTorch(ast.NodeTransformer):
     def __init__(self, rewrap: bool = False, stack: bool = False) -> None:
         self.rewrap = rewrap  # also drop re-wraps and float() (a whole statement in torch)
@@ -311,11 +315,13 @@ class _InTorch(ast.NodeTransformer):
         func = node.func
         if isinstance(func, ast.Attribute) and func.attr in _LEAVING and not node.args:
             return func.value
-        constant = not {n.id for a in [*node.args, *(k.value for k in node.keywords)]
-                        for n in ast.walk(a) if isinstance(n, ast.Name)} - {*NUMPY, "math"}
+        # `np.log(2 * np.pi)` is a number and stays one; `np.array([0.1, 0.9])` is an array
+        # the translated code multiplies tensors by.
+        constant = isinstance(func, ast.Attribute) and func.attr not in _BUILDERS and not {
+            n.id for a in [*node.args, *(k.value for k in node.keywords)]
+            for n in ast.walk(a) if isinstance(n, ast.Name)} - {*NUMPY, "math"}
         if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) \
                 and func.value.id in NUMPY and func.attr in NUMPY_IN_TORCH and not constant:
-            # (`np.log(2 * np.pi)` is a number, and stays one)
             node.func = ast.Attribute(ast.Name("torch", ast.Load()),
                                       NUMPY_IN_TORCH[func.attr], ast.Load())
             if func.attr == "where" and node.args and isinstance(node.args[0], ast.Name):

@@ -67,7 +67,7 @@ FIXED = BROKEN.replace("prior = encoder(torch.ones(1, 4))\n", "").replace(
 def match(ev: Evidence) -> Claim | None:
     suspect = ev.primary
     if suspect is not None and ev.storage == UNPLACED and not ev.same_step \
-            and suspect.kind == "local":
+            and not ev.root_stale and suspect.kind == "local":
         return _read_by_closure(ev, suspect)
     if ev.same_step or suspect is None or ev.storage != BEFORE_LOOP or (
             ev.root_stale and not ev.failing_in_loop) or ev.per_optimizer is not None:
