@@ -93,7 +93,8 @@ def _fed_back(facts: f.FileFacts, scope: ast.AST, loop: ast.AST, stmt: ast.stmt,
             continue
         if patterns.accumulates(stmt, name) or f.grows(stmt.value, name) is not None:
             continue  # a running total or a growing bank: their own rules
-        if not all(w is stmt or id(w) in _lazy_inits(loop, name) for w in f.writes(loop, name)):
+        first_values = _lazy_inits(loop, name)
+        if not all(w is stmt or id(w) in first_values for w in f.writes(loop, name)):
             continue
         if not f.persists(scope, loop, name):
             continue

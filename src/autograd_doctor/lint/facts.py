@@ -38,7 +38,7 @@ _MODULE_BASES = ("Module", "Sequential", "ModuleList", "ModuleDict", "LightningM
 _NN_PREFIXES = ("nn.", "torch.nn.")
 _NN_NOT_MODULES = ("nn.functional.", "nn.init.", "nn.utils.", "torch.nn.functional.",
                    "torch.nn.init.", "torch.nn.utils.", "nn.Parameter", "torch.nn.Parameter")
-_PARAMETER_CALLS = ("nn.Parameter", "torch.nn.Parameter", "Parameter")
+PARAMETER_CALLS = ("nn.Parameter", "torch.nn.Parameter", "Parameter")
 _OPTIMIZERS = ("Adam", "AdamW", "SGD", "RMSprop", "Adagrad", "LBFGS", "Adamax", "NAdam",
                "RAdam", "Adadelta", "SparseAdam", "ASGD", "Rprop")
 
@@ -212,7 +212,7 @@ def _note_built(facts: FileFacts, module_classes: set[str], bound: dict[str, lis
         facts.models.update(names)
         if built in module_classes:
             facts.classes.update((n, built) for n in names)
-    elif built in _PARAMETER_CALLS or _learnable_leaf(value):
+    elif built in PARAMETER_CALLS or _learnable_leaf(value):
         facts.parameters.update(names)
     if ("optim" in built.lower() or built.rsplit(".", 1)[-1] in _OPTIMIZERS) and \
             "lr_scheduler" not in built and "swa_utils" not in built:

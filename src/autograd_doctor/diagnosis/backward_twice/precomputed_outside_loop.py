@@ -158,7 +158,6 @@ def _read_by_closure(ev: Evidence, suspect: Suspect) -> Claim | None:
         f"{describe_call(ev, 'freeing').capitalize()} freed "
         f"the graph behind it in the first call, and {describe_call(ev, 'failing')} reached "
         f"that graph again.")
-    message = message[0].upper() + message[1:]
     hint = (f"If the weights behind it should keep learning through it, compute it inside "
             f"`{inner.name}()`; if it is meant to stay fixed, compute it with `.detach()`. "
             f"retain_graph=True would keep reusing a value computed before training started "

@@ -462,13 +462,8 @@ def _frozen_traced(failure: Failure, failing: BackwardRecord, frame: FrameType,
             continue
         at = next((f for f in site if name.split(".")[0] in reading.line_text(f.file, f.line)),
                   site[0])
-        tree = reading.parse(at.file)
-        if tree is None:
-            continue
-        stmt = next((n for n in ast.walk(tree) if isinstance(n, ast.stmt)
-                     and not reading.is_compound(n) and n.lineno <= at.line
-                     <= (n.end_lineno or n.lineno)), None)
-        if stmt is None:
+        tree, stmt = reading.parse(at.file), at.statement
+        if tree is None or stmt is None:
             continue
         loop = _enclosing_for(tree, stmt)
         return Cut(failure, failing, name, at.file, stmt, scope, {FROZEN: loop or stmt},

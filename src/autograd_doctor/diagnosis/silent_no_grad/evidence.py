@@ -43,6 +43,7 @@ class NoGrad:
     missing_ids: set[int] = field(default_factory=set)  # id() of the starved parameters
     trace: Trace | None = None  # a replay's full trace
     cut: Crossing | None = None  # where a replay saw the starved parameters leave autograd
+    frames: list[FrameInfo] = field(default_factory=list)  # the user's stack at step 1
 
     def sibling_cuts(self) -> list[Crossing]:
         """Other statements where starved parameters left autograd the same way as at
@@ -57,14 +58,10 @@ class NoGrad:
             if crossing.kind != cut.kind or not crossing.sources or \
                     crossing.order > trace.last_backward or _site_key(crossing) in seen:
                 continue
-            nodes = [n for n in crossing.sources if not isinstance(n, torch.Tensor)]
-            found = {id(t) for t in crossing.sources if isinstance(t, torch.Tensor)}
-            found |= {id(t) for t in leaves(walk(nodes))}
-            if found & self.missing_ids:
+            if _hangs_from(crossing, self.missing_ids):
                 seen.add(_site_key(crossing))
                 out.append(crossing)
         return out
-    frames: list[FrameInfo] = field(default_factory=list)  # the user's stack at step 1
 
     @property
     def on_leaf(self) -> bool:
@@ -111,6 +108,13 @@ def gather(observed: Observation) -> NoGrad | None:
 _PREFERENCE = {"data": 0, "detach": 0, "leaves-torch": 1, "no-grad": 2, "non-differentiable": 3}
 
 
+def _hangs_from(crossing: Crossing, parameters: set[int]) -> bool:
+    """Did the values that left autograd here hang from any of these parameters (ids)?"""
+    nodes = [n for n in crossing.sources if not isinstance(n, torch.Tensor)]
+    found = {id(t) for t in crossing.sources if isinstance(t, torch.Tensor)}
+    return bool((found | {id(t) for t in leaves(walk(nodes))}) & parameters)
+
+
 def _site_key(crossing: Crossing) -> tuple[str, int]:
     frame = crossing.site[0] if crossing.site else None
     return (frame.file, frame.line) if frame is not None else ("", 0)
@@ -136,10 +140,7 @@ def _traced_cut(trace: Trace, missing: set[int],
         mine = -1 if feeds else _PREFERENCE[crossing.kind]
         if mine >= rank:
             continue
-        nodes = [n for n in crossing.sources if not isinstance(n, torch.Tensor)]
-        found = {id(t) for t in crossing.sources if isinstance(t, torch.Tensor)}
-        found |= {id(t) for t in leaves(walk(nodes))}
-        if found & missing:
+        if _hangs_from(crossing, missing):
             best, rank = crossing, mine
     return best
 

@@ -208,22 +208,22 @@ def _rebuilt_by_call(facts: f.FileFacts, body: list[ast.stmt], built: list[ast.A
             continue
         for call in (n for n in ast.walk(stmt) if isinstance(n, ast.Call)):
             func = call.func
-            helper = facts.functions.get(func.attr) if isinstance(func, ast.Attribute) and \
-                is_held(func.value) else facts.functions.get(reading.text(func)) if any(
-                    is_held(a) for a in call.args) else None
+            if isinstance(func, ast.Attribute) and is_held(func.value):
+                helper = facts.functions.get(func.attr)  # `model.init_gate(prior)`
+            elif any(is_held(a) for a in call.args):
+                helper = facts.functions.get(reading.text(func))  # `reinit(model)`
+            else:
+                continue
             if helper is None:
                 continue
             for inner in f.body_statements(helper):
                 if isinstance(inner, ast.Assign) and all(
                         isinstance(t, ast.Attribute) for t in inner.targets) and (
-                        _new_parameter(inner.value) or _builds_model(facts, inner.value)):
+                        isinstance(inner.value, ast.Call) and reading.text(
+                            inner.value.func) in f.PARAMETER_CALLS
+                        or _builds_model(facts, inner.value)):
                     return stmt, inner
     return None
-
-
-def _new_parameter(value: ast.expr) -> bool:
-    return isinstance(value, ast.Call) and reading.text(value.func) in (
-        "nn.Parameter", "torch.nn.Parameter", "Parameter")
 
 
 def _builds_model(facts: f.FileFacts, value: ast.expr) -> bool:
