@@ -23,6 +23,7 @@ from autograd_doctor.capture.ledger import BackwardRecord
 from autograd_doctor.capture.tracer import Trace, Tracer
 from autograd_doctor.diagnosis import Selection, classify, diagnose, gather, select
 from autograd_doctor.diagnosis.finding import Diagnosis
+from autograd_doctor.diagnosis.saved_tensor_access.evidence import read_in_backward
 from autograd_doctor.edits.apply import build
 from autograd_doctor.findings import Finding, Fix, OriginalError, Report
 from autograd_doctor.render.to_terminal import render_finding
@@ -155,7 +156,8 @@ class Doctor:
             frames.clear()
 
     def _on_failure(self, failure: Failure) -> None:
-        error = classify(failure.exception, in_backward=failure.record is not None)
+        error = classify(failure.exception, in_backward=failure.record is not None
+                         and not read_in_backward(failure))
         if error is None:
             if failure.record is not None:
                 # Raised inside a backward call but not one of the errors we know: the

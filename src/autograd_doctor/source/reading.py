@@ -201,7 +201,8 @@ def container_stores(scope: ast.AST, expr: str) -> list[tuple[ast.stmt, ast.expr
                     and text(func.value) == expr and stmt.value.args):
                 found.append((stmt, stmt.value.args[-1]))
         elif isinstance(stmt, (ast.Assign, ast.AugAssign)):
-            tgts = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]
+            # `out, states[k] = model(x, state)` puts (part of) the call's value there too.
+            tgts = targets(stmt)
             for t in tgts:
                 if isinstance(t, ast.Subscript) and text(t.value) == expr:
                     found.append((stmt, stmt.value))

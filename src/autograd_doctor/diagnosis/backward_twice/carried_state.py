@@ -30,6 +30,7 @@ from autograd_doctor.diagnosis.backward_twice.evidence import (
     describe_call,
     detach_where_handed_in,
     owner_class,
+    read_into,
     recurrent_store,
     stores_of,
 )
@@ -102,7 +103,7 @@ def _local(ev: Evidence, suspect: Suspect) -> Claim | None:
         remedy = _detach_update(placement.file, store, suspect.expression)
     else:
         remedy = detach_at_boundary(placement.file, placement.scope, placement.loop,
-                                    [(s.expression, s.structure) for s in carried])
+                                    [(s.expression, _own_structure(s)) for s in carried])
         update = detach_in_update(placement.file, store, suspect.expression, suspect.structure)
         alternatives = (update,) if update and len(carried) == 1 else ()
     names = " and ".join(f"`{s.expression}`" for s in carried)
@@ -117,6 +118,11 @@ def _local(ev: Evidence, suspect: Suspect) -> Claim | None:
             f"own part only. {RETAIN_GRAPH_CARRIED}")
     said = claim(ev, CATEGORY, why, hint, suspect, (placement.file, store.lineno), remedy)
     return replace(said, alternatives=alternatives)
+
+
+def _own_structure(suspect: Suspect) -> str:
+    """The structure of the value itself: an element's, not its container's."""
+    return "T" if suspect.kind == "container-element" else suspect.structure
 
 
 def _detach_update(file: str, store: ast.stmt, expression: str) -> Remedy:
@@ -148,14 +154,19 @@ def _recurrent_attribute(ev: Evidence, suspect: Suspect) -> Claim | None:
         file, scope, store, written = found
         loops = reading.loops_around(scope, store.lineno)
         body = loops[-1].body if loops else getattr(scope, "body", [])
-        target = reading.first_use(body, scope, written) or store
+        target = reading.first_use(body, scope, written)
+        handed = written
+        if target is None:  # handed back under a local read from it (`state = s.get(k)`)
+            handed = min(read_into(scope, {written}), default=written)
+        target = target or store
         indent = reading.indent_of(file, target.lineno)
-        statement = detach_statement(scope, written, suspect.structure)
-        if _assigned_none_anywhere(ev, suspect) and not statement.startswith("if "):
+        statement = detach_statement(scope, handed, _own_structure(suspect))
+        if handed == written and _assigned_none_anywhere(ev, suspect) \
+                and not statement.startswith("if "):
             statement = f"if {written} is not None:\n    {statement}"
         remedy = Remedy(
             strategy="detach-at-boundary",
-            description=f"detach {written} before it enters the next step",
+            description=f"detach {handed} before it enters the next step",
             file=file,
             line=target.lineno,
             operations=(Insert(file, target.lineno, statement, indent),),
@@ -165,6 +176,13 @@ def _recurrent_attribute(ev: Evidence, suspect: Suspect) -> Claim | None:
         reset = _reset_each_sequence(ev, suspect) if suspect.cell else None
         if reset is not None:  # the code's own reset comes first: it keeps what learns
             remedy, alternatives = reset, (remedy, *alternatives)
+        elif loops and (site := ev.failing.site) is not None and site.scope is not scope:
+            # Stored in a loop of the model's own (over time steps, over layers): detached
+            # there it would cut the gradient between the steps of one sequence too. Cut it
+            # where the training loop hands it in.
+            boundary = detach_where_handed_in(ev, suspect)
+            if boundary is not None:
+                remedy, alternatives = boundary, (remedy, *alternatives)
     else:
         stored = [(f, st, e) for f, _, st, e in stores_of(ev, suspect)
                   if (v := reading.value_span(st)) is not None and not patterns.creates(v)]
@@ -188,7 +206,8 @@ def _recurrent_attribute(ev: Evidence, suspect: Suspect) -> Claim | None:
     )
     hint = f"Detach it before it is fed back in. {RETAIN_GRAPH_CARRIED}"
     said = claim(ev, CATEGORY, why, hint, suspect, (file, store.lineno), remedy,
-                 expression=written if written.startswith("self.") else None)
+                 expression=written if written.startswith("self.")
+                 or suspect.kind == "container-element" else None)
     return replace(said, alternatives=alternatives)
 
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 import ast
 import inspect
 import sys
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -22,7 +22,7 @@ from autograd_doctor.capture.frames import frame_info, is_project_file, snapshot
 from autograd_doctor.capture.growth import reaches
 from autograd_doctor.capture.hooks import Failure
 from autograd_doctor.capture.ledger import BackwardRecord, StepRecord
-from autograd_doctor.capture.tracer import site_of
+from autograd_doctor.capture.tracer import MAX_SITE_FRAMES, site_of
 from autograd_doctor.diagnosis.finding import Claim
 from autograd_doctor.edits.operations import Insert, Remedy
 from autograd_doctor.edits.strategies import detach_statement
@@ -32,7 +32,9 @@ from autograd_doctor.graph.walk import (
     FREED,
     Node,
     consumers,
+    inputs_of,
     is_accumulator,
+    leaf_of,
     leaves,
     node_name,
     saved_state,
@@ -193,6 +195,7 @@ def _gather(failure: Failure) -> Evidence | None:
     suspects = _suspects(entries, sightings)
     if failure.trace is not None:
         suspects = sorted(suspects + _made_suspects(entries, suspects), key=_source_order)
+        suspects = [_stored_instead(s) or s for s in suspects]
     if freeing is not None:
         suspects = _holders(failure, suspects, stale, freeing.extra.get("sequence", -1))
     upstream = [t for t in leaves(walk(entries)) if t.requires_grad] if entries else []
@@ -271,6 +274,9 @@ def _facts(ev: Evidence, suspect: Suspect) -> None:
         _kept(ev, suspect)  # `nonlocal h` in a step function: kept between its calls
         return
     if placement is None or placement.loop is None:
+        if suspect.kind == "container-element" and "." in suspect.sightings[0].binding.root:
+            _kept(ev, suspect)  # `self.states[k]`: kept between the calls of a step method
+            return
         ev.storage = CONTAINER if suspect.kind == "container-element" and \
             _persistent_container(suspect) else UNPLACED
         return
@@ -281,11 +287,17 @@ def _facts(ev: Evidence, suspect: Suspect) -> None:
     in_loop = placement.stores_in_loop
     if suspect.kind == "container-element" and not in_loop:
         ev.storage = CONTAINER if _persistent_container(suspect) else UNPLACED
+        if ev.storage == CONTAINER and into_weights(ev, suspect.entries) and recurrent(
+                ev, suspect):
+            ev.storage = FED_BACK  # `state[u] = gru(x, state[u])`: one state per key
     elif in_loop:
         accumulated = any(patterns.accumulates(s, suspect.expression) for s in in_loop)
         ev.storage = ACCUMULATED if accumulated else REBOUND
     elif placement.stores_before_loop and suspect.kind in ("local", "parameter"):
-        ev.storage = BEFORE_LOOP
+        # A table the loop writes rows into (`bank[idx] = ...`) is a store kept between the
+        # iterations, not a value computed once.
+        rows = reading.container_stores(placement.loop, suspect.expression)
+        ev.storage = CONTAINER if rows else BEFORE_LOOP
 
 
 def _per_optimizer(ev: Evidence, placement: places.Placement) -> ast.For | None:
@@ -314,7 +326,10 @@ def _kept(ev: Evidence, suspect: Suspect) -> None:
     elif _made_before_loop(ev, suspect):
         ev.storage = BEFORE_LOOP  # `self.class_embeds = encode(...)` in __init__
     else:
-        ev.storage = FED_BACK if fed_back(ev, suspect) else KEPT
+        # State the model computes on and computes anew from itself (a previous output fed
+        # back, a streaming cache) is carried, however the code hands it back.
+        ev.storage = FED_BACK if fed_back(ev, suspect) or (
+            into_weights(ev, suspect.entries) and recurrent(ev, suspect)) else KEPT
 
 
 def _made_before_loop(ev: Evidence, suspect: Suspect) -> bool:
@@ -334,7 +349,15 @@ def _made_before_loop(ev: Evidence, suspect: Suspect) -> bool:
         placed = next(((f, c, start) for i, f, c in common if f.scope is not None and (
             start := _loop_start(f, frames[i - 1] if i else None)) is not None), None)
         if placed is None:
-            return False
+            # Made wholly outside the function whose loop runs the failing call (in a
+            # constructor called before `fit()`): made before that loop started, as long as
+            # the whole stack of the making is known.
+            looping = next((f for i, f in enumerate(frames) if f.scope is not None and
+                            _loop_start(f, frames[i - 1] if i else None) is not None), None)
+            whole = len(entry_site) < MAX_SITE_FRAMES or entry_site[-1].function == "<module>"
+            if looping is None or not whole or any(looping.same_code(c) for c in entry_site):
+                return False
+            continue
         f, c, start = placed
         if c.line >= start:
             return False
@@ -508,8 +531,8 @@ def _transit(s: Sighting) -> bool:
     if scope is None:
         return False
     loops = reading.loops_around(scope, s.frame.line)
-    if not loops:
-        return False
+    if not loops:  # ... or each call of a step function (`prev = feeder.previous(x)`)
+        return _bound_before_read(s)
     loop = loops[-1]
     stores = [st for st in reading.stores(scope, b.root) if reading.inside(st, loop)]
     if not stores:
@@ -569,7 +592,7 @@ def _holders(failure: Failure, suspects: list[Suspect], stale: set[Node],
             continue
         # The local's own new value (`h` rebound from the old `h`) is not a holder.
         holder = next(((i, b) for i, b in live if b.root != suspect.expression
-                       and any(reaches(b.node, e, hops=8) for e in suspect.entries)), None)
+                       and any(reaches(b.node, e, hops=64) for e in suspect.entries)), None)
         if holder is None:
             out.append(suspect)
             continue
@@ -587,13 +610,23 @@ def _kept_past_backward(node: Node, site: FrameInfo | None, name: str) -> bool:
     scope = site.scope if site is not None else None
     if site is None or scope is None:
         return False
-    made = next((f for f in site_of(node) or () if f.same_code(site)), None)
+    made = next((f for f in _made_at(node) if f.same_code(site)), None)
     if made is None or made.line <= site.line:
         return False
     loops = reading.loops_around(scope, site.line)
     if loops:
         return reading.inside_line(made.line, loops[-1])
     return reading.declares_outer(scope, name)
+
+
+def _made_at(node: Node) -> tuple[FrameInfo, ...]:
+    """Where a replay saw `node` made. A row write (`bank[idx] = v`) gives its tensor a
+    node no op returned, so none was seen made: the value written was, in that statement."""
+    found = site_of(node)
+    if found is None and node_name(node).startswith(("IndexPutBackward", "CopySlices")):
+        found = next((f for child, _ in node.next_functions[1:]
+                      if child is not None and (f := site_of(child))), None)
+    return found or ()
 
 
 def _fresh_each_call(s: Sighting) -> bool:
@@ -635,6 +668,42 @@ def _made_suspects(entries: list[Node], named: list[Suspect]) -> list[Suspect]:
                 out.append(Suspect(expression, kind, frame, "T", [entry], [sighting]))
             break
     return out
+
+
+def _stored_instead(suspect: Suspect) -> Suspect | None:
+    """A local each call of its function binds afresh before reading it (`state =
+    self.states.get(k)` in a step method) only passed the stale value on: where a replay saw
+    it made, the outermost statement that stored it somewhere kept between calls
+    (`out, self.states[k] = model(x, state)`, around the model's own locals) names it."""
+    if suspect.kind != "local" or not _bound_before_read(suspect.sightings[0]):
+        return None
+    kept: list[tuple[str, str, FrameInfo]] = []
+    for entry in suspect.entries:
+        for frame in site_of(entry) or ():
+            found = _stored_as(frame.statement)
+            if found is not None and found[1] != "local":
+                kept.append((found[0], found[1], frame))
+                break
+    if not kept or len({(e, f.file, f.line) for e, _, f in kept}) != 1:
+        return None
+    expression, kind, frame = kept[0]
+    root = _stored_as(frame.statement)[2]  # type: ignore[index]
+    sighting = Sighting(Binding(expression, kind, suspect.entries[0], root), frame, False,
+                        None, suspect.structure)
+    return Suspect(expression, kind, frame, suspect.structure, list(suspect.entries),
+                   [sighting])
+
+
+def _bound_before_read(s: Sighting) -> bool:
+    """A local each call of its step function binds afresh (a plain statement of the
+    function's body, before any read): it holds nothing from the call before."""
+    scope = reading.scope_of(s.frame.file, s.frame.function, s.frame.first_line)
+    root = s.binding.root
+    if scope is None or not _fresh_each_call(s) or _is_argument(s):
+        return False
+    first = [st for st in reading.stores(scope, root) if st in getattr(scope, "body", [])]
+    return bool(first) and not any(r.lineno <= first[0].lineno
+                                   for r in reading.reads(scope, root))
 
 
 def _stored_as(stmt: ast.stmt | None) -> tuple[str, str, str] | None:
@@ -801,12 +870,27 @@ def stores_of(ev: Evidence, suspect: Suspect
         candidates.append(owner)
     local_expr = "self." + expr.rsplit(".", 1)[1] if "." in expr else expr
     found: list[tuple[str, reading.Scope, ast.stmt, str]] = []
+    # An entry of a container kept between calls (`self.states['doc0']`) is stored under
+    # the key as the code writes it (`self.states[doc_id] = ...`).
+    root = suspect.sightings[0].binding.root if suspect.kind == "container-element" else None
+    roots = set() if root is None else {root, "self." + root.rsplit(".", 1)[1]} \
+        if "." in root else {root}
+    if root is not None and "." in root and owner is None:
+        owner = owner_class(root, suspect, ev.live_scopes)
+        if owner is not None:
+            candidates.append(owner)
     for file, scope in candidates:
         for node in ast.walk(scope):
             if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Module)):
                 continue
             for e in dict.fromkeys((expr, local_expr)):
                 found += [(file, node, stmt, e) for stmt in reading.stores(node, e)]
+            for r in roots:
+                found += [(file, node, stmt, kept)
+                          for stmt, _ in reading.container_stores(node, r)
+                          for t in reading.targets(stmt) if isinstance(t, ast.Subscript)
+                          and reading.text(t.value) == r
+                          and (kept := reading.text(t)) != expr]
     # A replay knows where the stale value was made: a store there that names the same
     # attribute is where it was kept, whatever the object is called in that method
     # (`state.mem = ...` in a model's forward that was handed `state`).
@@ -819,6 +903,11 @@ def stores_of(ev: Evidence, suspect: Suspect
             written = [reading.text(t) for t in reading.targets(stmt)]
             match = next((w for w in written if w == expr or "." in expr and "." in w
                           and w.rsplit(".", 1)[-1] == attribute), None)
+            if match is None and root is not None:  # `state[name] = cell(x, state[name])`
+                last = root.rsplit(".", 1)[-1]
+                match = next((reading.text(t) for t in reading.targets(stmt)
+                              if isinstance(t, ast.Subscript) and reading.text(
+                                  t.value).rsplit(".", 1)[-1] == last), None)
             if match is None and "." in expr and constructor_keyword(stmt, expr) is not None:
                 match = expr  # `cfg = Config(alpha_bar=schedule())` sets `cfg.alpha_bar`
             if match is not None and all(f[2] is not stmt for f in found):
@@ -844,7 +933,10 @@ def recurrent_store(ev: Evidence,
     the model's method for what the training loop calls `net.h`)."""
     for file, scope, stmt, e in stores_of(ev, suspect):
         value = reading.value_span(stmt)
-        if value is not None and patterns.feeds_call(value, e):
+        # ... or hands it back under the local it was read into (`state = states.get(k)`,
+        # then `out, states[k] = model(x, state)`).
+        if value is not None and any(patterns.feeds_call(value, name)
+                                     for name in {e} | read_into(scope, {e})):
             return file, scope, stmt, e
     return None
 
@@ -868,7 +960,7 @@ def fed_back(ev: Evidence, suspect: Suspect) -> bool:
         if scope is None:
             continue
         # ... also under the local it is read into first (`obs, hx = state.obs, state.hx`)
-        names = names | _read_into(scope, names)
+        names = names | read_into(scope, names)
         for call in (n for s in reading.statements(scope) if not reading.is_compound(s)
                      for n in ast.walk(s) if isinstance(n, ast.Call)):
             arguments = [*call.args, *(k.value for k in call.keywords)]
@@ -897,21 +989,25 @@ def _getters(ev: Evidence, suspect: Suspect) -> set[str]:
         for r in ast.walk(m))}
 
 
-def _read_into(scope: ast.AST, names: set[str]) -> set[str]:
+def read_into(scope: ast.AST, names: set[str]) -> set[str]:
     """Locals assigned straight from one of `names` in `scope` (`hx = state.hx`, or one
     element of a tuple assignment), or chosen between it and a default (`cond = state.prev
     if state.prev is not None else zeros`, `h = state.h or zeros`)."""
-    def chosen(value: ast.expr) -> list[ast.expr]:
+    def chosen(value: ast.expr) -> list[str]:
         if isinstance(value, ast.IfExp):
-            return [value.body, value.orelse]
-        return list(value.values) if isinstance(value, ast.BoolOp) else [value]
+            return [reading.text(value.body), reading.text(value.orelse)]
+        if isinstance(value, ast.BoolOp):
+            return [reading.text(v) for v in value.values]
+        if isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute) and \
+                value.func.attr == "get" and value.args:  # `states.get(doc_id)`
+            return [f"{reading.text(value.func.value)}[{reading.text(value.args[0])}]"]
+        return [reading.text(value)]
 
     found: set[str] = set()
     for stmt in reading.statements(scope):
         if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1:
             found |= {t.id for t, v in reading.assigned_pairs(stmt)
-                      if isinstance(t, ast.Name) and any(reading.text(c) in names
-                                                         for c in chosen(v))}
+                      if isinstance(t, ast.Name) and any(c in names for c in chosen(v))}
     return found
 
 
@@ -950,11 +1046,17 @@ def detach_where_handed_in(ev: Evidence, suspect: Suspect) -> Remedy | None:
 
 
 def as_written(expression: str, file: str | None, line: int | None) -> str:
-    """`model.memory` found on the model is `self.memory` where the class assigns it."""
-    if "." not in expression or file is None or line is None:
+    """`model.memory` found on the model is `self.memory` where the class assigns it;
+    `state['hx']`, a key as Python prints it, is `state["hx"]` where the code writes so."""
+    if file is None or line is None:
+        return expression
+    text = reading.line_text(file, line)
+    if "'" in expression and expression not in text and expression.replace("'", '"') in text:
+        return expression.replace("'", '"')
+    if "." not in expression:
         return expression
     attr = "self." + expression.rsplit(".", 1)[1]
-    if expression.split(".")[0] != "self" and attr in reading.line_text(file, line):
+    if expression != attr and attr in text:
         return attr
     return expression
 
@@ -1018,3 +1120,86 @@ def added_term(ev: Evidence) -> bool:
                 on_path.add(parent)
                 todo.append(parent)
     return bool(on_path) and all(_linear(n) for n in on_path)
+
+
+# Ops that only move, pick or join values: a weight is applied to a value only by an op
+# that computes with it, whatever reshaping lies in between.
+_MOVES = ("ViewBackward", "ReshapeAliasBackward", "UnsafeViewBackward", "UnsqueezeBackward",
+          "SqueezeBackward", "TBackward", "TransposeBackward", "PermuteBackward",
+          "ExpandBackward", "CloneBackward", "ToCopyBackward", "SelectBackward",
+          "SliceBackward", "IndexBackward", "CatBackward", "StackBackward", "SplitBackward",
+          "SplitWithSizesBackward", "UnbindBackward", "NarrowBackward", "AliasBackward",
+          "ContiguousBackward", "UnsafeSplitBackward", "AsStridedBackward")
+
+
+def _moves(node: Node) -> bool:
+    return node_name(node).rstrip("0123456789") in _MOVES
+
+
+def _weights_of(node: Node) -> bool:
+    """Does `node` take a trainable leaf as an input, directly or only reshaped?"""
+    todo, seen = list(inputs_of(node)), set()
+    while todo:
+        child = todo.pop()
+        if child in seen:
+            continue
+        seen.add(child)
+        leaf = leaf_of(child)
+        if leaf is not None and leaf.requires_grad:
+            return True
+        if _moves(child):
+            todo.extend(inputs_of(child))
+    return False
+
+
+def into_weights(ev: Evidence, entries: list[Node]) -> bool:
+    """Is the stale value an input of a computation with the model's weights (`W_hh @ h`,
+    a convolution over `cat([cache, x])`), reshaped or joined on the way at most? A state
+    the model computes on is carried from step to step; a bank, a target or an average the
+    loss only compares with or adds is stored."""
+    return any(not _moves(n) and _weights_of(n) for n in _above(ev, entries, _moves))
+
+
+def _above(ev: Evidence, entries: Iterable[Node],
+           through: Callable[[Node], bool]) -> Iterator[Node]:
+    """The nodes of the failing step's graph that take the entries' values as inputs,
+    nearest first, going further up only through nodes `through` accepts."""
+    nodes = walk(ev.failing.roots, stop=set(ev.stale))
+    feeds = consumers([*nodes, *entries])
+    todo, seen = list(entries), set()
+    while todo:
+        for parent in feeds.get(todo.pop(0), []):
+            if parent not in seen:
+                seen.add(parent)
+                yield parent
+                if through(parent):
+                    todo.append(parent)
+
+
+def recurrent(ev: Evidence, suspect: Suspect) -> bool:
+    """Is the stale value computed anew from itself: the value the suspect holds now was
+    computed from it (`self.cache = cat([self.cache, x])[..., -k:]`), or the statement that
+    made it ran again in the failing step, on it (`stylized = net(cat([frame, prev]))`
+    with `prev` the last step's `stylized`, stored after the step)? A bank refilled from
+    itself is recurrent too; a cache refreshed from new data is not."""
+    entries = set(suspect.entries)
+    now = [t.grad_fn for t in _tensors_in(resolve(suspect.expression, ev.live_scopes))
+           if t.grad_fn is not None and t.grad_fn not in entries]
+    if now and entries & set(walk(now)):
+        return True
+    made = {(f.file, f.line) for e in entries if (site := site_of(e)) for f in site[:1]}
+    if not made:  # known from a replay only
+        return False
+    return any((site := site_of(n)) and (site[0].file, site[0].line) in made
+               for n in _above(ev, entries, lambda _: True))
+
+
+def _tensors_in(value: object) -> list[torch.Tensor]:
+    if isinstance(value, torch.Tensor):
+        return [value]
+    if isinstance(value, (tuple, list)):
+        return [t for v in value for t in _tensors_in(v)]
+    if isinstance(value, dict):
+        return [t for v in value.values() for t in _tensors_in(v)]
+    return []
+

@@ -190,7 +190,8 @@ def _kept_on_object(ev: Evidence, suspect: Suspect) -> Claim | None:
     first, second = (recompute, detach) if ev.upstream_trained else (detach, recompute)
     message = (
         f"`{written}` is computed once, at {places.user_path(file)}:{store.lineno}, before "
-        f"the loop that trains, and every step uses it. {describe_call(ev, 'freeing')} "
+        f"the loop that trains, and every step uses it. "
+        f"{describe_call(ev, 'freeing').capitalize()} "
         f"freed the graph behind it, and {describe_call(ev, 'failing')} reached that graph "
         f"again.")
     message = message[0].upper() + message[1:]

@@ -249,7 +249,8 @@ def _as_stored(site: tuple[str, ast.stmt, ast.expr]) -> str:
     if isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call) and isinstance(
             stmt.value.func, ast.Attribute):
         return reading.segment(file, stmt.value.func.value)
-    target = reading.targets(stmt)[0]
+    targets = reading.targets(stmt)
+    target = next((t for t in targets if isinstance(t, ast.Subscript)), targets[0])
     return reading.segment(file, target)
 
 

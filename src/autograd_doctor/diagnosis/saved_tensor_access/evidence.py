@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from types import FrameType
 from typing import Any
 
-from autograd_doctor.capture.frames import frame_info
+from autograd_doctor.capture.frames import frame_info, is_user_file
 from autograd_doctor.capture.hooks import Failure
 from autograd_doctor.capture.ledger import BackwardRecord
 from autograd_doctor.graph import objects
@@ -32,7 +32,10 @@ class Access:
 
 
 def gather(failure: Failure) -> Access | None:
-    frames = failure.frames  # innermost first
+    raising = _raising_frame(failure)
+    frames = list(failure.frames)  # innermost first
+    if raising is not None and raising not in frames:
+        frames.insert(0, raising)
     for frame in frames:
         found = _read_at(frame)
         if found is None:
@@ -44,6 +47,26 @@ def gather(failure: Failure) -> Access | None:
         return Access(failure, frame_info(frame), expression, node if is_node(node) else None,
                       freeing, infos)
     return None
+
+
+def read_in_backward(failure: Failure) -> bool:
+    """Was the error raised by the user's own read of a graph node's saved tensor while a
+    backward call ran (a backward hook reading `self.out.grad_fn._saved_input`), not by the
+    engine? A custom Function's `ctx.saved_tensors` in its backward is the engine's
+    business: that is its graph backwarded twice."""
+    frame = _raising_frame(failure)
+    found = _read_at(frame) if frame is not None else None
+    return found is not None and reading.text(found[1]) != "ctx"
+
+
+def _raising_frame(failure: Failure) -> FrameType | None:
+    """The user's frame the error was raised in, when it was (a hook the backward call ran
+    has no live frame at the call; its traceback still holds it)."""
+    tb = failure.exception.__traceback__
+    while tb is not None and tb.tb_next is not None:
+        tb = tb.tb_next
+    return tb.tb_frame if tb is not None and is_user_file(tb.tb_frame.f_code.co_filename) \
+        else None
 
 
 def _read_at(frame: FrameType) -> tuple[str, ast.expr] | None:

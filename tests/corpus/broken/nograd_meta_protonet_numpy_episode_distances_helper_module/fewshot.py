@@ -1,0 +1,28 @@
+"""Episode sampling and prototype utilities for few-shot classification."""
+import numpy as np
+import torch
+
+
+def sample_episode(class_means, n_way, k_shot, n_query, generator):
+    classes = torch.randperm(len(class_means), generator=generator)[:n_way]
+    support, query, query_labels = [], [], []
+    for label, c in enumerate(classes):
+        pts = class_means[c] + 0.6 * torch.randn(k_shot + n_query, class_means.shape[1],
+                                                  generator=generator)
+        support.append(pts[:k_shot])
+        query.append(pts[k_shot:])
+        query_labels.append(torch.full((n_query,), label))
+    return torch.stack(support), torch.cat(query), torch.cat(query_labels)
+
+
+def prototypes(support_emb):
+    """support_emb: (n_way, k_shot, dim) -> one mean embedding per class."""
+    return support_emb.mean(dim=1)
+
+
+def euclidean_logits(protos, query_emb):
+    """Negative squared distance from every query to every prototype."""
+    q = query_emb.detach().numpy()
+    p = protos.detach().numpy()
+    sq_dist = np.sum((q[:, None, :] - p[None, :, :]) ** 2, axis=2)
+    return torch.from_numpy(-sq_dist)
