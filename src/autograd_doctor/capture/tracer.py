@@ -36,6 +36,7 @@ from torch.optim.optimizer import (
 from torch.overrides import TorchFunctionMode
 from torch.utils._python_dispatch import TorchDispatchMode
 
+from autograd_doctor.graph.walk import tensors_in
 from autograd_doctor.source.files import is_user_file
 from autograd_doctor.source.places import FrameInfo
 
@@ -193,14 +194,6 @@ def _name(func: Any) -> str:
     return str(name)
 
 
-def _tensors(value: Any, depth: int = 2) -> list[torch.Tensor]:
-    if isinstance(value, torch.Tensor):
-        return [value]
-    if depth > 0 and isinstance(value, (list, tuple)):
-        return [t for v in value for t in _tensors(v, depth - 1)]
-    return []
-
-
 _WRITES: dict[Any, tuple[int, ...]] = {}
 
 
@@ -232,7 +225,7 @@ class _Writes(TorchDispatchMode):
             # The engine's own writes while it runs backward (into gradients) are not the
             # program's: a saved tensor is only ever changed before the backward that reads it.
             return func(*args, **kwargs)
-        written = [t for i in positions if i < len(args) for t in _tensors(args[i])]
+        written = [t for i in positions if i < len(args) for t in tensors_in(args[i])]
         versions = [t._version for t in written]
         nodes = [t.grad_fn for t in written]
         result = func(*args, **kwargs)
@@ -369,8 +362,8 @@ class Tracer(TorchFunctionMode):
         self._order += 1
         site = user_site(sys._getframe(2))
         grad = torch.is_grad_enabled()
-        inputs = _tensors(list(args) + list(kwargs.values()))
-        outputs = [t for t in _tensors(result) if not any(t is i for i in inputs)]
+        inputs = tensors_in(list(args) + list(kwargs.values()))
+        outputs = [t for t in tensors_in(result) if not any(t is i for i in inputs)]
         for out in outputs:
             node: Any = out.grad_fn
             if node is not None and not site_of(node):

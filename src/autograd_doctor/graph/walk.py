@@ -41,6 +41,20 @@ def roots_of(tensors: object) -> list[Node]:
     return roots
 
 
+def tensors_in(value: object, depth: int = 2, mappings: bool = False) -> list[torch.Tensor]:
+    """The tensors in `value`: itself, or inside lists and tuples (and dict values when
+    `mappings`), `depth` levels down."""
+    if isinstance(value, torch.Tensor):
+        return [value]
+    if depth <= 0:
+        return []
+    if isinstance(value, (list, tuple)):
+        return [t for v in value for t in tensors_in(v, depth - 1, mappings)]
+    if mappings and isinstance(value, dict):
+        return [t for v in value.values() for t in tensors_in(v, depth - 1, mappings)]
+    return []
+
+
 def _accumulator(leaf: torch.Tensor) -> Node | None:
     # `expand_as(...).grad_fn.next_functions` is the documented way to reach a leaf's
     # AccumulateGrad node; it creates one small node and no saved tensor.

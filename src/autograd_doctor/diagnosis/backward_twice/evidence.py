@@ -39,6 +39,7 @@ from autograd_doctor.graph.walk import (
     node_name,
     saved_state,
     sequence_nr,
+    tensors_in,
     walk,
 )
 from autograd_doctor.source import patterns, places, reading
@@ -677,17 +678,16 @@ def _stored_instead(suspect: Suspect) -> Suspect | None:
     (`out, self.states[k] = model(x, state)`, around the model's own locals) names it."""
     if suspect.kind != "local" or not _bound_before_read(suspect.sightings[0]):
         return None
-    kept: list[tuple[str, str, FrameInfo]] = []
+    kept: list[tuple[tuple[str, str, str], FrameInfo]] = []
     for entry in suspect.entries:
         for frame in site_of(entry) or ():
             found = _stored_as(frame.statement)
             if found is not None and found[1] != "local":
-                kept.append((found[0], found[1], frame))
+                kept.append((found, frame))
                 break
-    if not kept or len({(e, f.file, f.line) for e, _, f in kept}) != 1:
+    if not kept or len({(s[0], f.file, f.line) for s, f in kept}) != 1:
         return None
-    expression, kind, frame = kept[0]
-    root = _stored_as(frame.statement)[2]  # type: ignore[index]
+    (expression, kind, root), frame = kept[0]
     sighting = Sighting(Binding(expression, kind, suspect.entries[0], root), frame, False,
                         None, suspect.structure)
     return Suspect(expression, kind, frame, suspect.structure, list(suspect.entries),
@@ -1087,12 +1087,20 @@ def claim(ev: Evidence, category: str, why: str, hint: str, suspect: Suspect | N
                  places.frame_location(ev.freeing.site) if ev.freeing else None, extra, remedy)
 
 
+# Ops that only move, pick or join values: a weight is applied to a value only by an op
+# that computes with it, whatever reshaping lies in between.
+_MOVES = ("ViewBackward", "ReshapeAliasBackward", "UnsafeViewBackward", "UnsqueezeBackward",
+          "SqueezeBackward", "TBackward", "TransposeBackward", "PermuteBackward",
+          "ExpandBackward", "CloneBackward", "ToCopyBackward", "SelectBackward",
+          "SliceBackward", "IndexBackward", "CatBackward", "StackBackward", "SplitBackward",
+          "SplitWithSizesBackward", "UnbindBackward", "NarrowBackward", "AliasBackward",
+          "ContiguousBackward", "UnsafeSplitBackward", "AsStridedBackward")
+
 # Nodes through which the loss depends linearly on an input: a term reached from the loss
 # through these only is added to it (scaled, summed, reshaped), never combined with what
 # trains.
 _LINEAR = ("AddBackward", "SubBackward", "NegBackward", "SumBackward", "MeanBackward",
-           "ExpandBackward", "ViewBackward", "ReshapeAliasBackward", "UnsqueezeBackward",
-           "SqueezeBackward", "CloneBackward", "SelectBackward", "IndexBackward")
+           *_MOVES)
 
 
 def _linear(node: Node) -> bool:
@@ -1122,14 +1130,6 @@ def added_term(ev: Evidence) -> bool:
     return bool(on_path) and all(_linear(n) for n in on_path)
 
 
-# Ops that only move, pick or join values: a weight is applied to a value only by an op
-# that computes with it, whatever reshaping lies in between.
-_MOVES = ("ViewBackward", "ReshapeAliasBackward", "UnsafeViewBackward", "UnsqueezeBackward",
-          "SqueezeBackward", "TBackward", "TransposeBackward", "PermuteBackward",
-          "ExpandBackward", "CloneBackward", "ToCopyBackward", "SelectBackward",
-          "SliceBackward", "IndexBackward", "CatBackward", "StackBackward", "SplitBackward",
-          "SplitWithSizesBackward", "UnbindBackward", "NarrowBackward", "AliasBackward",
-          "ContiguousBackward", "UnsafeSplitBackward", "AsStridedBackward")
 
 
 def _moves(node: Node) -> bool:
@@ -1183,7 +1183,8 @@ def recurrent(ev: Evidence, suspect: Suspect) -> bool:
     with `prev` the last step's `stylized`, stored after the step)? A bank refilled from
     itself is recurrent too; a cache refreshed from new data is not."""
     entries = set(suspect.entries)
-    now = [t.grad_fn for t in _tensors_in(resolve(suspect.expression, ev.live_scopes))
+    held = resolve(suspect.expression, ev.live_scopes)
+    now = [t.grad_fn for t in tensors_in(held, 4, mappings=True)
            if t.grad_fn is not None and t.grad_fn not in entries]
     if now and entries & set(walk(now)):
         return True
@@ -1193,13 +1194,4 @@ def recurrent(ev: Evidence, suspect: Suspect) -> bool:
     return any((site := site_of(n)) and (site[0].file, site[0].line) in made
                for n in _above(ev, entries, lambda _: True))
 
-
-def _tensors_in(value: object) -> list[torch.Tensor]:
-    if isinstance(value, torch.Tensor):
-        return [value]
-    if isinstance(value, (tuple, list)):
-        return [t for v in value for t in _tensors_in(v)]
-    if isinstance(value, dict):
-        return [t for v in value.values() for t in _tensors_in(v)]
-    return []
 
