@@ -19,6 +19,7 @@ from autograd_doctor.diagnosis.silent_no_grad.evidence import (
     NoGrad,
     claim,
     last_backward,
+    starved,
     summary,
 )
 from autograd_doctor.edits.operations import Insert, Move, Remedy, replace_node
@@ -58,14 +59,13 @@ def match(ev: NoGrad) -> Claim | None:
     if not trained:
         return None
     built = construction(ev.holders, ev.files, ev.frames)
-    remedy = rebuilt = None
+    remedy = rebuilt = copied = None
     alternatives: tuple[Remedy, ...] = ()
     if built is not None:
         file, stmt, arg = built
         # `Adam(model.parameters())` or `AdamW([p for p in model.parameters() if ...])`:
         # the optimizer was built over this very model, before it changed.
-        if root(trained) in {root(reading.text(n)) for n in ast.walk(arg)
-                             if isinstance(n, (ast.Name, ast.Attribute))}:
+        if _holds_module_of(arg, trained):
             rebuilt = _rebuilt_after(file, stmt, root(trained), ev)
             remedy = _build_after(file, stmt, rebuilt) if rebuilt is not None else None
             fresh = _fresh_after(file, rebuilt, reading.segment(file, stmt)) \
@@ -83,9 +83,19 @@ def match(ev: NoGrad) -> Claim | None:
                     file, rebuilt, remedy = caller
                     built = (file, rebuilt, arg)
         else:
+            # Name the trained module where the optimizer names the starved one, keeping the
+            # rest of what it holds (a head's group, its learning rates).
+            wrong = next((n for n in ast.walk(arg) if isinstance(n, (ast.Name, ast.Attribute))
+                          and reading.text(n) == starved(ev)), None)
+            if wrong is not None:
+                trained = _counterpart(starved(ev), ev) or trained
             remedy = Remedy("optimizer-params",
                             f"build the optimizer over {trained}'s parameters", file,
-                            stmt.lineno, (replace_node(file, arg, f"{trained}.parameters()"),))
+                            stmt.lineno,
+                            (replace_node(file, wrong, trained) if wrong is not None
+                             else replace_node(file, arg, f"{trained}.parameters()"),))
+            copied = _made_from(file, stmt, root(trained), starved(ev), ev) \
+                if wrong is not None else None
     if rebuilt is not None:
         why = (f"{summary(ev)}. `{trained}` got new parameters after the optimizer was built "
                f"({places.user_path(built[0]) if built else ''}:{rebuilt.lineno}: "
@@ -96,9 +106,10 @@ def match(ev: NoGrad) -> Claim | None:
         why = (f"{summary(ev)}. The loss reaches the parameters of `{trained}` instead, which "
                f"no optimizer holds: the optimizer was built over the wrong model.")
         hint = f"Build it over `{trained}.parameters()`."
-    found = replace(claim(ev, CATEGORY, why, hint,
-                          (built[0], built[1].lineno) if built else None, remedy),
-                    alternatives=alternatives)
+    # Where the model changed after its optimizer was built, that change is where the
+    # parameters the optimizer holds stopped being the ones the loss trains.
+    at = (built[0], (rebuilt or copied or built[1]).lineno) if built else None
+    found = replace(claim(ev, CATEGORY, why, hint, at, remedy), alternatives=alternatives)
     replaced = _replaced_in_method(rebuilt, ev.reached_outside, ev.files) if rebuilt is not None \
         else None
     if replaced is not None:
@@ -115,6 +126,32 @@ def match(ev: NoGrad) -> Claim | None:
                                                kind="attribute" if "." in trained
                                                else "local"))
     return found
+
+
+def _counterpart(module: str, ev: NoGrad) -> str | None:
+    """The module the loss trains in place of `module`: the one whose parameters carry the
+    same names below it (`model.encoder` for a starved `encoder`, its deep copy)."""
+    head = steps(module)
+    below = {tuple(steps(m)[len(head):]) for m in ev.missing if steps(m)[:len(head)] == head}
+    found = {"".join(steps(r)[:-len(b)]) for r in ev.reached_outside for b in below
+             if b and tuple(steps(r)[-len(b):]) == b and len(steps(r)) > len(b)}
+    return found.pop() if len(found) == 1 and below else None
+
+
+def _holds_module_of(arg: ast.expr, trained: str) -> bool:
+    """Did the optimizer take the parameters of `trained` or of a module holding it?
+    `model.parameters()` holds `model.fc`; `model.head.parameters()` does not hold
+    `model.encoder`. Without a `.parameters()` call to read, the same root will do."""
+    modules = [reading.text(n.func.value) for n in ast.walk(arg) if isinstance(n, ast.Call)
+               and isinstance(n.func, ast.Attribute) and n.func.attr in _PARAMETER_METHODS]
+    if not modules:
+        return root(trained) in {root(reading.text(n)) for n in ast.walk(arg)
+                                 if isinstance(n, (ast.Name, ast.Attribute))}
+    path = steps(trained)
+    return any(steps(m) == path[:len(steps(m))] for m in modules)
+
+
+_PARAMETER_METHODS = ("parameters", "named_parameters")
 
 
 def _replaced_in_method(rebuilt: ast.stmt, new: list[str], files: list[str]
@@ -256,6 +293,26 @@ def _rebuilt_after(file: str, built: ast.stmt, name: str, ev: NoGrad) -> ast.stm
             if (on == name and method not in _HARMLESS) or name in args:
                 found = stmt
     return found
+
+
+def _made_from(file: str, built: ast.stmt, name: str, source: str, ev: NoGrad
+               ) -> ast.stmt | None:
+    """The statement after the optimizer, before the backward, that made the trained module
+    out of the one the optimizer holds (`model = Classifier(copy.deepcopy(encoder))`): where
+    the two parted. A copy made before the optimizer leaves the optimizer as the mistake."""
+    tree = reading.parse(file)
+    record = last_backward(ev)
+    if tree is None or record is None or record.site is None:
+        return None
+    scope = reading.enclosing_function(tree, built) or tree
+    end = record.site.line if record.site.file == file else None
+    made = [stmt for stmt in reading.statements(scope)
+            if isinstance(stmt, (ast.Assign, ast.AnnAssign)) and stmt.value is not None
+            and built.lineno < stmt.lineno and (end is None or stmt.lineno < end)
+            and any(root(reading.text(t)) == name for t in reading.targets(stmt))
+            and any(reading.text(n) == source for n in ast.walk(stmt.value)
+                    if isinstance(n, (ast.Name, ast.Attribute)))]
+    return made[-1] if made else None
 
 
 def _build_after(file: str, built: ast.stmt, rebuilt: ast.stmt) -> Remedy | None:
