@@ -265,21 +265,27 @@ _HARMLESS = ("train", "eval", "to", "cuda", "cpu", "float", "double", "half", "z
              "requires_grad_", "state_dict", "parameters", "named_parameters", "register_buffer")
 
 
+def _between(file: str, built: ast.stmt, ev: NoGrad) -> list[ast.stmt]:
+    """The statements of the optimizer's function after it was built, before the backward
+    (when that is in the same file)."""
+    tree = reading.parse(file)
+    record = last_backward(ev)
+    if tree is None or record is None or record.site is None:
+        return []
+    scope = reading.enclosing_function(tree, built) or tree
+    end = record.site.line if record.site.file == file else None
+    return [s for s in reading.statements(scope)
+            if built.lineno < s.lineno and (end is None or s.lineno < end)]
+
+
 def _rebuilt_after(file: str, built: ast.stmt, name: str, ev: NoGrad) -> ast.stmt | None:
     """The last statement after the optimizer was built, before the backward, that gave
     `name` new parameters: rebinding it or one of its attributes (`model.fc = nn.Linear(...)`,
     `model = make_model()`), or a call on it that re-parametrises it
     (`generator.apply_weight_norm()`, `weight_norm(model.conv)`)."""
-    tree = reading.parse(file)
-    record = last_backward(ev)
-    if tree is None or record is None or record.site is None:
-        return None
-    scope = reading.enclosing_function(tree, built) or tree
-    end = record.site.line if record.site.file == file else None
     found = None
-    for stmt in reading.statements(scope):
-        if stmt.lineno <= built.lineno or (end is not None and stmt.lineno >= end) \
-                or reading.is_compound(stmt):
+    for stmt in _between(file, built, ev):
+        if reading.is_compound(stmt):
             continue
         stored = [reading.text(t) for t in reading.targets(stmt)]
         if any(root(t) == name for t in stored):
@@ -300,15 +306,8 @@ def _made_from(file: str, built: ast.stmt, name: str, source: str, ev: NoGrad
     """The statement after the optimizer, before the backward, that made the trained module
     out of the one the optimizer holds (`model = Classifier(copy.deepcopy(encoder))`): where
     the two parted. A copy made before the optimizer leaves the optimizer as the mistake."""
-    tree = reading.parse(file)
-    record = last_backward(ev)
-    if tree is None or record is None or record.site is None:
-        return None
-    scope = reading.enclosing_function(tree, built) or tree
-    end = record.site.line if record.site.file == file else None
-    made = [stmt for stmt in reading.statements(scope)
+    made = [stmt for stmt in _between(file, built, ev)
             if isinstance(stmt, (ast.Assign, ast.AnnAssign)) and stmt.value is not None
-            and built.lineno < stmt.lineno and (end is None or stmt.lineno < end)
             and any(root(reading.text(t)) == name for t in reading.targets(stmt))
             and any(reading.text(n) == source for n in ast.walk(stmt.value)
                     if isinstance(n, (ast.Name, ast.Attribute)))]
