@@ -83,3 +83,56 @@ def test_fixed_example_runs_clean(module: ModuleType, tmp_path: Path) -> None:
     report, outcome, _ = run_text(module.FIXED, tmp_path)
     assert outcome.exit_code == 0 and outcome.error is None, outcome.traceback
     assert report.status == "clean" and report.findings == () and report.notes == ()
+
+
+REBUILT_AFTER_OPTIMIZER = """\
+import torch
+import torch.nn as nn
+
+torch.manual_seed(0)
+model = nn.Sequential(nn.Linear(4, 8), nn.ReLU(), nn.Linear(8, 1))
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+model[2] = nn.Linear(8, 1)
+for step in range(4):
+    loss = model(torch.randn(8, 4)).pow(2).mean()
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+"""
+
+GROUP_OVER_ORIGINAL = """\
+import copy
+import torch
+import torch.nn as nn
+
+torch.manual_seed(0)
+encoder = nn.Sequential(nn.Linear(4, 8), nn.Tanh())
+model = nn.ModuleDict({"encoder": copy.deepcopy(encoder), "head": nn.Linear(8, 1)})
+opt = torch.optim.SGD([{"params": encoder.parameters(), "lr": 0.01},
+                       {"params": model["head"].parameters()}], lr=0.1)
+for step in range(4):
+    loss = model["head"](model["encoder"](torch.randn(8, 4))).pow(2).mean()
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+"""
+
+
+def test_optimizer_other_model_names_the_change_after_the_optimizer(tmp_path: Path) -> None:
+    # The line that swapped the layer is where the optimizer lost it, not the optimizer's.
+    report, _, _ = run_text(REBUILT_AFTER_OPTIMIZER, tmp_path)
+    [finding] = report.findings
+    assert finding.category == "optimizer-other-model"
+    assert finding.culprit is not None and finding.culprit.line == 7
+
+
+def test_optimizer_other_model_replaces_the_module_in_its_group(tmp_path: Path) -> None:
+    # The group over the original encoder names the deep copy the loss trains; the head's
+    # group is kept as it was.
+    report, _, _ = run_text(GROUP_OVER_ORIGINAL, tmp_path)
+    [finding] = report.findings
+    assert finding.category == "optimizer-other-model" and finding.fix is not None
+    with isolated(tmp_path):
+        fixed = apply(finding.fix)["train.py"]
+    assert '{"params": model["encoder"].parameters(), "lr": 0.01}' in fixed, fixed
+    assert '{"params": model["head"].parameters()}' in fixed, fixed

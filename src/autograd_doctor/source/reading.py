@@ -29,6 +29,15 @@ def line_text(filename: str, line: int) -> str:
     return linecache.getline(filename, line).strip()
 
 
+def quoted_as_file(filename: str, expression: str) -> str:
+    """`model['encoder']`, as Python prints a key, in the file's own quotes when it writes
+    subscripts with double ones."""
+    if "['" not in expression:
+        return expression
+    text = "".join(lines(filename))
+    return expression.replace("'", '"') if text.count('["') > text.count("['") else expression
+
+
 @lru_cache(maxsize=64)
 def _parse_text(text: str) -> ast.Module | None:
     try:

@@ -88,7 +88,7 @@ def match(ev: NoGrad) -> Claim | None:
             wrong = next((n for n in ast.walk(arg) if isinstance(n, (ast.Name, ast.Attribute))
                           and reading.text(n) == starved(ev)), None)
             if wrong is not None:
-                trained = _counterpart(starved(ev), ev) or trained
+                trained = reading.quoted_as_file(file, _counterpart(starved(ev), ev) or trained)
             remedy = Remedy("optimizer-params",
                             f"build the optimizer over {trained}'s parameters", file,
                             stmt.lineno,
