@@ -330,7 +330,8 @@ def _kept(ev: Evidence, suspect: Suspect) -> None:
         # State the model computes on and computes anew from itself (a previous output fed
         # back, a streaming cache) is carried, however the code hands it back.
         ev.storage = FED_BACK if fed_back(ev, suspect) or (
-            into_weights(ev, suspect.entries) and recurrent(ev, suspect)) else KEPT
+            into_weights(ev, suspect.entries) and recurrent(ev, suspect)) or \
+            updated_within_step(ev, suspect) else KEPT
 
 
 def _made_before_loop(ev: Evidence, suspect: Suspect) -> bool:
@@ -1174,6 +1175,46 @@ def _above(ev: Evidence, entries: Iterable[Node],
                 yield parent
                 if through(parent):
                     todo.append(parent)
+
+
+def updated_within_step(ev: Evidence, suspect: Suspect) -> bool:
+    """Did the statement that stores the value compute it anew from itself more than once
+    in the failing step (`self.mem = mem - spk * th` once per time step of a spiking
+    layer)? The loss then backwards through the state's own history within the step, and
+    only its carry across steps is wrong: a state, not a store to detach."""
+    made = {(f.file, f.line) for e in suspect.entries if (site := site_of(e)) for f in site[:1]}
+    stores = [(file, stmt) for file, _, stmt, _ in stores_of(ev, suspect)]
+    if not made or not any(file == f and reading.inside_line(line, stmt)
+                           for f, line in made for file, stmt in stores):
+        return False
+
+    def made_at(node: Node) -> tuple[str, int] | None:
+        site = site_of(node)
+        return (site[0].file, site[0].line) if site else None
+
+    feeds = consumers([*walk(ev.failing.roots, stop=set(ev.stale)), *suspect.entries])
+    for file, line in made:
+        place = (file, line)
+        stmt = next((st for f, st in stores if f == file and reading.inside_line(line, st)),
+                    None)
+        if stmt is None:
+            continue
+        # The same statement ran again on its own result: a value that left it came back
+        # (`mem = beta * self.mem + x`, then `self.mem = mem - spk`), or a chain of its ops
+        # longer than one run of it has (`s.mem = beta * s.mem + s.syn`, once per time step).
+        # Two buffers updated one after the other are two statements.
+        again = {n for n in _above(ev, suspect.entries, lambda _: True) if made_at(n) == place}
+        out = [p for n in again for p in feeds.get(n, []) if made_at(p) != place]
+        if any(made_at(n) == place for n in _above(ev, out, lambda n, at=place: made_at(n) != at)):
+            return True
+        ops = sum(isinstance(n, (ast.BinOp, ast.UnaryOp, ast.Call, ast.Subscript, ast.Compare))
+                  for n in ast.walk(stmt))
+        chain = {p for e in suspect.entries for p in feeds.get(e, []) if made_at(p) == place}
+        for _ in range(ops):
+            chain = {p for n in chain for p in feeds.get(n, []) if made_at(p) == place}
+        if chain:
+            return True
+    return False
 
 
 def recurrent(ev: Evidence, suspect: Suspect) -> bool:
