@@ -10,6 +10,7 @@ the cause modules read these facts and return plain Claims.
 from __future__ import annotations
 
 import ast
+import functools
 import inspect
 import sys
 from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -1205,7 +1206,8 @@ def updated_within_step(ev: Evidence, suspect: Suspect) -> bool:
         # Two buffers updated one after the other are two statements.
         again = {n for n in _above(ev, suspect.entries, lambda _: True) if made_at(n) == place}
         out = [p for n in again for p in feeds.get(n, []) if made_at(p) != place]
-        if any(made_at(n) == place for n in _above(ev, out, lambda n, at=place: made_at(n) != at)):
+        if any(made_at(n) == place for n in _above(ev, out, functools.partial(_elsewhere, place,
+                                                                           made_at))):
             return True
         ops = sum(isinstance(n, (ast.BinOp, ast.UnaryOp, ast.Call, ast.Subscript, ast.Compare))
                   for n in ast.walk(stmt))
@@ -1215,6 +1217,11 @@ def updated_within_step(ev: Evidence, suspect: Suspect) -> bool:
         if chain:
             return True
     return False
+
+
+def _elsewhere(place: tuple[str, int], made_at: Callable[[Node], tuple[str, int] | None],
+               node: Node) -> bool:
+    return made_at(node) != place
 
 
 def recurrent(ev: Evidence, suspect: Suspect) -> bool:
