@@ -16,7 +16,7 @@ from autograd_doctor.doctor import run_with_doctor
 from autograd_doctor.edits.apply import apply
 from autograd_doctor.findings import Report
 from autograd_doctor.runner import Outcome
-from tests.support.runs import isolated
+from tests.support.runs import doctor, isolated
 
 CAUSES = diagnosis.causes()
 IDS = [f"{diagnosis.family_of(m).error}:{m.CATEGORY}" for m in CAUSES]
@@ -136,3 +136,46 @@ def test_optimizer_other_model_replaces_the_module_in_its_group(tmp_path: Path) 
         fixed = apply(finding.fix)["train.py"]
     assert '{"params": model["encoder"].parameters(), "lr": 0.01}' in fixed, fixed
     assert '{"params": model["head"].parameters()}' in fixed, fixed
+
+
+BUILT_BY_A_BUILDER = """\
+import copy
+from dataclasses import dataclass
+
+import torch
+import torch.nn as nn
+
+
+@dataclass
+class State:
+    net: nn.Module
+    ema: nn.Module
+    opt: torch.optim.Optimizer
+
+
+def build():
+    net = nn.Linear(4, 1)
+    ema = copy.deepcopy(net)
+    opt = torch.optim.SGD(ema.parameters(), lr=0.1)
+    return State(net, ema, opt)
+
+
+torch.manual_seed(0)
+state = build()
+for step in range(4):
+    loss = state.net(torch.randn(8, 4)).pow(2).mean()
+    state.opt.zero_grad()
+    loss.backward()
+    state.opt.step()
+"""
+
+
+def test_optimizer_other_model_built_elsewhere_is_named_where_it_was_built(tmp_path: Path
+                                                                           ) -> None:
+    # The loop knows `state.ema` and `state.net`; the builder, where the replay saw the
+    # optimizer made, knows them as `ema` and `net`: the finding and the fix say so.
+    (tmp_path / "train.py").write_text(BUILT_BY_A_BUILDER)
+    run = doctor(tmp_path, [])  # the CLI: the replay is what saw the optimizer built
+    [finding] = run.report["findings"]
+    assert (finding["culprit"]["expression"], finding["culprit"]["line"]) == ("ema", 18)
+    assert "+    opt = torch.optim.SGD(net.parameters(), lr=0.1)" in finding["fix"]["diff"]

@@ -120,6 +120,13 @@ class Trace:
     # `p.requires_grad = False` in a helper loop is only known by the stack that ran it).
     frozen: dict[int, tuple[weakref.ref[Any], Site]] = field(default_factory=dict)
 
+    # id(optimizer) -> where the user's code built it (a factory, a dataclass's builder).
+    optimizers: dict[int, tuple[weakref.ref[Any], Site]] = field(default_factory=dict)
+
+    def optimizer_built_at(self, optimizer: Any) -> Site:
+        entry = self.optimizers.get(id(optimizer))
+        return entry[1] if entry is not None and entry[0]() is optimizer else ()
+
     def frozen_at(self, tensor: torch.Tensor) -> Site:
         entry = self.frozen.get(id(tensor))
         return entry[1] if entry is not None and entry[0]() is tensor else ()
@@ -247,6 +254,7 @@ class Tracer(TorchFunctionMode):
         self._sourced: deque[Crossing] = deque()
         self._from_numpy: Any = torch.from_numpy
         self._module_init: Any = torch.nn.Module.__init__
+        self._optimizer_init: Any = torch.optim.Optimizer.__init__
         self._built: weakref.WeakKeyDictionary[Any, Site] = weakref.WeakKeyDictionary()
 
     # -- installation ------------------------------------------------------------------
@@ -275,9 +283,21 @@ class Tracer(TorchFunctionMode):
                 built[module] = user_site(sys._getframe(1))
 
         torch.nn.Module.__init__ = module_init  # type: ignore[method-assign,assignment]
+        # Likewise each optimizer: where it was built says which parameters it was meant to
+        # hold, wherever the object went afterwards.
+        optimizer_init = self._optimizer_init = torch.optim.Optimizer.__init__
+        optimizers = self.trace.optimizers
+
+        def optimizer_built(optimizer: Any, *args: Any, **kwargs: Any) -> None:
+            optimizer_init(optimizer, *args, **kwargs)
+            if id(optimizer) not in optimizers or optimizers[id(optimizer)][0]() is None:
+                optimizers[id(optimizer)] = (weakref.ref(optimizer), user_site(sys._getframe(1)))
+
+        torch.optim.Optimizer.__init__ = optimizer_built  # type: ignore[method-assign,assignment]
 
     def stop(self) -> None:
         torch.nn.Module.__init__ = self._module_init  # type: ignore[method-assign]
+        torch.optim.Optimizer.__init__ = self._optimizer_init  # type: ignore[method-assign]
         torch.from_numpy = self._from_numpy
         self._writes.__exit__(None, None, None)
         self.__exit__(None, None, None)

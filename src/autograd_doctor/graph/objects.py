@@ -70,13 +70,21 @@ def names_holding(obj: object, scopes: list[dict[str, Any]]) -> set[str]:
     return names
 
 
-def construction(names: set[str], files: list[str], frames: Sequence[FrameInfo] = ()
+def construction(names: set[str], files: list[str], frames: Sequence[FrameInfo] = (),
+                 built: Sequence[FrameInfo] = (), kind: str = ""
                  ) -> tuple[str, ast.stmt, ast.expr] | None:
     """The statement that built an optimizer held under one of `names` (`opt`,
-    `self.optimizer`), and its first argument (the parameters): in the functions that were
-    running when it stepped first (innermost first), else anywhere in those files. Also
-    built as a keyword of the object that holds it (`Member(net, optimizer=Adam(...))` for
-    `member.optimizer`)."""
+    `self.optimizer`), and its first argument (the parameters). Where a replay saw it built
+    (`built`, innermost user frame first), the call of its class (`kind`) there; else by
+    name, in the functions that were running when it stepped first (innermost first), else
+    anywhere in those files. Also built as a keyword of the object that holds it
+    (`Member(net, optimizer=Adam(...))` for `member.optimizer`)."""
+    for frame in built[:1]:
+        calls = [c for c in ast.walk(frame.statement) if isinstance(c, ast.Call) and c.args
+                 and reading.text(c.func).rsplit(".", 1)[-1] == kind] \
+            if frame.statement is not None and kind else []
+        if calls and frame.statement is not None:
+            return frame.file, frame.statement, calls[0].args[0]
     where: list[tuple[str, ast.AST | None]] = [(f.file, f.scope) for f in frames]
     where += [(file, reading.parse(file)) for file in dict.fromkeys(files)]
     fields = {n.rsplit(".", 1)[-1] for n in names if "." in n}

@@ -44,6 +44,7 @@ class NoGrad:
     trace: Trace | None = None  # a replay's full trace
     cut: Crossing | None = None  # where a replay saw the starved parameters leave autograd
     frames: list[FrameInfo] = field(default_factory=list)  # the user's stack at step 1
+    built_at: tuple[FrameInfo, ...] = ()  # where a replay saw the optimizer built
 
     def sibling_cuts(self) -> list[Crossing]:
         """Other statements where starved parameters left autograd the same way as at
@@ -96,10 +97,12 @@ def gather(observed: Observation) -> NoGrad | None:
     outside = [known[id(t)] for t in found
                if t.requires_grad and id(t) not in held and id(t) in known]
     trace = observed.trace
-    return NoGrad(w.optimizer(), w.steps, [w.name(k) for k in missing], len(params), empty,
+    optimizer = w.optimizer()
+    return NoGrad(optimizer, w.steps, [w.name(k) for k in missing], len(params), empty,
                   alarm, records, reached, outside, scopes, w.files, set(w.holders),
                   set(missing), trace,
-                  _traced_cut(trace, set(missing), records) if trace else None, w.frames)
+                  _traced_cut(trace, set(missing), records) if trace else None, w.frames,
+                  trace.optimizer_built_at(optimizer) if trace and optimizer else ())
 
 
 # Which way out of autograd is the cut when several touch the starved parameters: a

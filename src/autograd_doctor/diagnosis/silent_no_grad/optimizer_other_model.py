@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import ast
 import copy
+import itertools
 from dataclasses import replace
 
 from autograd_doctor.diagnosis.finding import Claim
@@ -58,8 +59,10 @@ def match(ev: NoGrad) -> Claim | None:
     trained = common_module(ev.reached_outside)
     if not trained:
         return None
-    built = construction(ev.holders, ev.files, ev.frames)
-    remedy = rebuilt = copied = None
+    built = construction(ev.holders, ev.files, ev.frames, ev.built_at,
+                         type(ev.optimizer).__name__ if ev.optimizer is not None else "")
+    remedy = rebuilt = copied = written = None
+    wrong: list[ast.expr] = []
     alternatives: tuple[Remedy, ...] = ()
     if built is not None:
         file, stmt, arg = built
@@ -85,17 +88,25 @@ def match(ev: NoGrad) -> Claim | None:
         else:
             # Name the trained module where the optimizer names the starved one, keeping the
             # rest of what it holds (a head's group, its learning rates).
-            wrong = next((n for n in ast.walk(arg) if isinstance(n, (ast.Name, ast.Attribute))
-                          and reading.text(n) == starved(ev)), None)
-            if wrong is not None:
+            # (every place it does: a group for its weights, one for its biases)
+            wrong = [n for n in ast.walk(arg) if isinstance(n, (ast.Name, ast.Attribute))
+                     and reading.text(n) == starved(ev)]
+            if wrong:
                 trained = reading.quoted_as_file(file, _counterpart(starved(ev), ev) or trained)
+            elif (held := _as_held_there(arg, ev, file, stmt)) is not None:
+                wrong, trained = [held[0]], held[1]
+                written = reading.text(held[0])
             remedy = Remedy("optimizer-params",
                             f"build the optimizer over {trained}'s parameters", file,
                             stmt.lineno,
-                            (replace_node(file, wrong, trained) if wrong is not None
-                             else replace_node(file, arg, f"{trained}.parameters()"),))
+                            tuple(replace_node(file, n, trained) for n in wrong) if wrong
+                            else (replace_node(file, arg, f"{trained}.parameters()"),))
             copied = _made_from(file, stmt, root(trained), starved(ev), ev) \
-                if wrong is not None else None
+                if wrong else None
+            if copied is not None:
+                # The copy the loss trains does not exist yet where the optimizer is built:
+                # a fresh optimizer over it right after it is made.
+                remedy = _fresh_after(file, copied, _replacing(stmt, wrong, trained))
     if rebuilt is not None:
         why = (f"{summary(ev)}. `{trained}` got new parameters after the optimizer was built "
                f"({places.user_path(built[0]) if built else ''}:{rebuilt.lineno}: "
@@ -110,6 +121,9 @@ def match(ev: NoGrad) -> Claim | None:
     # parameters the optimizer holds stopped being the ones the loss trains.
     at = (built[0], (rebuilt or copied or built[1]).lineno) if built else None
     found = replace(claim(ev, CATEGORY, why, hint, at, remedy), alternatives=alternatives)
+    if written is not None and found.culprit is not None:
+        found = replace(found, culprit=replace(found.culprit, expression=written,
+                                               kind="attribute" if "." in written else "local"))
     replaced = _replaced_in_method(rebuilt, ev.reached_outside, ev.files) if rebuilt is not None \
         else None
     if replaced is not None:
@@ -121,10 +135,13 @@ def match(ev: NoGrad) -> Claim | None:
     if found.culprit is not None and (rebuilt is not None or all(
             m.startswith("<") for m in ev.missing)):
         # The starved parameters have no name any more: the module rebuilt under the name
-        # the loss now trains is the culprit (`model.fc`, `model`).
-        found = replace(found, culprit=replace(found.culprit, expression=trained,
-                                               kind="attribute" if "." in trained
-                                               else "local"))
+        # the loss now trains is the culprit (`model.fc`, `model`), as the rebuilding
+        # statement names it (`self.policy = PolicyNet(...)` for `self.policy.body`).
+        name = next((t for t in (reading.text(t) for t in reading.targets(rebuilt))
+                     if steps(trained)[:len(steps(t))] == steps(t)), trained) \
+            if rebuilt is not None else trained
+        found = replace(found, culprit=replace(found.culprit, expression=name,
+                                               kind="attribute" if "." in name else "local"))
     return found
 
 
@@ -138,12 +155,77 @@ def _counterpart(module: str, ev: NoGrad) -> str | None:
     return found.pop() if len(found) == 1 and below else None
 
 
+def _as_held_there(arg: ast.expr, ev: NoGrad, file: str, stmt: ast.stmt
+                   ) -> tuple[ast.expr, str] | None:
+    """The module the optimizer took every parameter of (`ema` in `AdamW(ema.parameters())`,
+    all starved), and the trained module it stands for (its copy, the same parameter names
+    below it) under the name it has where the optimizer is built: the loop knows them as
+    `state.ema` and `state.denoiser`, the builder as `ema` and `denoiser`."""
+    modules = _parameter_receivers(arg)
+    pair = _paired(ev)
+    if len(modules) != 1 or len(ev.missing) != ev.total or pair is None:
+        return None
+    written = [p.lstrip(".") for p in steps(reading.text(modules[0]))]
+    held, trained = (steps(n) for n in pair)
+    cut = len(held) - len(written)
+    if cut < 0 or [p.lstrip(".") for p in held[cut:]] != written or trained[:cut] != held[:cut]:
+        return None
+    name = "".join(trained[cut:]).lstrip(".")
+    tree = reading.parse(file)
+    scope = (reading.enclosing_function(tree, stmt) or tree) if tree is not None else None
+    first = steps(name)[0] if name and name[0] not in "[(" else ""
+    if scope is None or not first or not (reading.stores(scope, first) or first in (
+            reading.parameters(scope) if isinstance(scope, ast.FunctionDef) else ())):
+        return None  # not a name that scope has
+    return modules[0], name
+
+
+def _paired(ev: NoGrad) -> tuple[str, str] | None:
+    """The starved module and the trained one that mirror each other, parameter for
+    parameter (a deep copy and its original): the one pair of prefixes that the longest
+    common tails of their parameter names leave."""
+    pairs = set()
+    for m in ev.missing[:200]:
+        a = steps(m)
+        size, b = max(((_common_tail(a, steps(r)), steps(r)) for r in ev.reached_outside[:200]),
+                      default=(0, []), key=lambda x: x[0])
+        if size < 1 or size >= min(len(a), len(b)):
+            return None
+        pairs.add(("".join(a[:-size]), "".join(b[:-size])))
+    return pairs.pop() if len(pairs) == 1 else None
+
+
+def _replacing(stmt: ast.stmt, nodes: list[ast.expr], text: str) -> str:
+    """The statement with some of its expressions written anew."""
+    where = {(n.lineno, n.col_offset, n.end_lineno, n.end_col_offset) for n in nodes}
+    new = ast.parse(text, mode="eval").body
+
+    class Swap(ast.NodeTransformer):
+        def visit(self, n: ast.AST) -> ast.AST:
+            if isinstance(n, ast.expr) and (n.lineno, n.col_offset, n.end_lineno,
+                                            n.end_col_offset) in where:
+                return new
+            found: ast.AST = super().visit(n)
+            return found
+
+    return ast.unparse(Swap().visit(copy.deepcopy(stmt)))
+
+
+def _common_tail(a: list[str], b: list[str]) -> int:
+    return sum(1 for _ in itertools.takewhile(lambda x: x[0] == x[1],
+                                              zip(reversed(a), reversed(b))))
+
+
+def _parameter_receivers(arg: ast.expr) -> list[ast.expr]:
+    return [n.func.value for n in ast.walk(arg) if isinstance(n, ast.Call)
+            and isinstance(n.func, ast.Attribute) and n.func.attr in _PARAMETER_METHODS]
+
+
 def _holds_module_of(arg: ast.expr, trained: str) -> bool:
     """Did the optimizer take the parameters of `trained` or of a module holding it?
     `model.parameters()` holds `model.fc`; `model.head.parameters()` does not hold
     `model.encoder`. Without a `.parameters()` call to read, the same root will do."""
-    modules = [reading.text(n.func.value) for n in ast.walk(arg) if isinstance(n, ast.Call)
-               and isinstance(n.func, ast.Attribute) and n.func.attr in _PARAMETER_METHODS]
+    modules = [reading.text(m) for m in _parameter_receivers(arg)]
     if not modules:
         return root(trained) in {root(reading.text(n)) for n in ast.walk(arg)
                                  if isinstance(n, (ast.Name, ast.Attribute))}
