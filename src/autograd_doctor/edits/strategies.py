@@ -59,6 +59,8 @@ STRATEGIES: dict[str, str] = {
     "reorder-step": "step the optimizer after every backward that needs the weights it "
                     "changes",
     "out-of-place": "write an in-place operation out of place",
+    "write-before-read": "make an in-place update of a parameter before the first use that "
+                         "saves it for backward, not after it",
     "inplace-false": "build an activation with inplace=False",
     "clone-saved": "clone a tensor where one use reads it, so that an in-place write made "
                    "elsewhere (by a layer, on its own weight) leaves the saved value intact",

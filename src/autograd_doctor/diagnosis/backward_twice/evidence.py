@@ -580,13 +580,16 @@ def _holders(failure: Failure, suspects: list[Suspect], stale: set[Node],
     backward that freed it (`model.centroids` updated from `emb`): that holder, which the
     failing step read, is the culprit."""
     site = failure.record.site if failure.record is not None else None
+    # The loss being backwarded (`out["loss"]` of a step's returned dict) holds nothing over.
+    roots = set(failure.record.roots) if failure.record is not None else set()
+    frames = [frame_info(f) for f in failure.frames]
     live = [(i, b) for i, b in snapshot(failure.frames)[0]
-            if (b.kind in ("attribute", "global", "container-element")
+            if (b.kind in ("attribute", "global")
+                or b.kind == "container-element" and not _fresh_container(frames[i], b)
                 or b.kind == "local" and _kept_past_backward(b.node, site, b.root))
-            and b.node not in stale and sequence_nr(b.node) > mark >= 0]
+            and b.node not in stale and b.node not in roots and sequence_nr(b.node) > mark >= 0]
     if not live:
         return suspects
-    frames = [frame_info(f) for f in failure.frames]
     out: list[Suspect] = []
     for suspect in suspects:
         if suspect.kind != "local" or not any(_transit(s) or _rebound(s) or _fresh_each_call(s)
@@ -604,6 +607,15 @@ def _holders(failure: Failure, suspects: list[Suspect], stale: set[Node],
         out.append(Suspect(b.expression, b.kind, sighting.frame, "T", suspect.entries,
                            [sighting]))
     return out
+
+
+def _fresh_container(frame: FrameInfo, b: Binding) -> bool:
+    """A local dict or list the loop binds anew every iteration (`out = step(batch)`): what
+    it holds is this step's, not kept from the last one."""
+    if "." in b.root or b.owner is not None:
+        return False
+    placement = places.place(frame, b.root)
+    return placement is not None and bool(placement.stores_in_loop)
 
 
 def _kept_past_backward(node: Node, site: FrameInfo | None, name: str) -> bool:

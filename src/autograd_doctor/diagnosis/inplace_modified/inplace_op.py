@@ -24,7 +24,8 @@ from autograd_doctor.diagnosis.inplace_modified.evidence import (
     claim,
     describe_saved,
 )
-from autograd_doctor.edits.operations import Insert, Remedy, Replace, replace_node
+from autograd_doctor.edits.operations import Insert, Move, Remedy, Replace, replace_node
+from autograd_doctor.graph.names import steps
 from autograd_doctor.source import places, reading
 
 CATEGORY = "inplace-op"
@@ -88,9 +89,32 @@ def match(ev: Inplace) -> Claim | None:
         "attribute" if write.target.startswith("self.") else "local"
     # A parameter cannot be rebound to a computed tensor (`w = w / n` raises on a module's
     # Parameter): an out-of-place rewrite is no fix for it.
-    remedy = None if parameter else _out_of_place(write)
+    remedy = _write_before_read(write) if parameter else _out_of_place(write)
     name = write.target if misnamed else ev.name or write.target
+    if steps(name)[-1:] == steps(write.target)[-1:]:
+        name = write.target  # `self.scale` where the head writes it, not the loop's path to it
     return claim(ev, CATEGORY, why, hint, name, kind, (write.file, write.stmt.lineno), remedy)
+
+
+def _write_before_read(write: Write) -> Remedy | None:
+    """A parameter updated in place in the function that used it (a forward clamping its
+    learnable scale into range after computing with it): the update moves before that
+    function's first use of it, so the graph saves the value it will keep."""
+    file, stmt = write.file, write.stmt
+    tree = reading.parse(file)
+    function = reading.enclosing_function(tree, stmt) if tree is not None else None
+    unit = reading.top_statement(function.body, stmt) if function is not None else None
+    if function is None or unit is None:
+        return None
+    used = [reading.top_statement(function.body, r) for r in reading.reads(function, write.target)
+            if r.lineno < unit.lineno]
+    first = next((u for u in used if u is not None), None)
+    if first is None or first is unit:
+        return None
+    return Remedy("write-before-read", f"update {write.target} before it is first used",
+                  file, first.lineno,
+                  (Move(file, unit.lineno, unit.end_lineno or unit.lineno, first.lineno,
+                        reading.indent_of(file, first.lineno)),))
 
 
 def _out_of_place(write: Write) -> Remedy | None:

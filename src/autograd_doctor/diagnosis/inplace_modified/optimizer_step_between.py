@@ -27,6 +27,7 @@ from autograd_doctor.diagnosis.inplace_modified.evidence import (
     describe_saved,
 )
 from autograd_doctor.edits.operations import Insert, Move, Operation, Remedy, replace_node
+from autograd_doctor.graph.names import steps
 from autograd_doctor.graph.objects import (
     construction,
     names_holding,
@@ -83,7 +84,8 @@ def match(ev: Inplace) -> Claim | None:
     )
     hint = ("Call backward for every loss that uses these weights before stepping, or "
             f"compute the forward again after the step. {RETAIN_GRAPH}")
-    said = claim(ev, CATEGORY, why, hint, ev.name or "a parameter", "parameter",
+    said = claim(ev, CATEGORY, why, hint, _as_at_step(ev) or ev.name or "a parameter",
+                 "parameter",
                  (site.file, site.line), _step_after(ev))
     again = _compute_again(ev)
     if again is None:
@@ -92,6 +94,25 @@ def match(ev: Inplace) -> Claim | None:
     # the step is what works when the two losses live in different functions.
     return replace(said, remedy=said.remedy or again,
                    alternatives=(again,) if said.remedy is not None else ())
+
+
+def _as_at_step(ev: Inplace) -> str | None:
+    """The parameter under the name valid where the step is written: the trainer's
+    `self.model.head.weight` is `trainer.model.head.weight` in a callback handed the trainer,
+    when `trainer.optimizer` there is that same trainer's optimizer."""
+    step, name = ev.step, ev.name
+    stmt = step.site.statement if step is not None and step.site is not None else None
+    receiver = reading.call_receiver(stmt, "step") if stmt is not None else None
+    if step is None or not name or receiver is None:
+        return None
+    path, own = steps(reading.text(receiver)), steps(name)
+    if len(path) < 2 or path[0] == own[0] or any(not p.startswith(".") for p in path[1:]):
+        return None
+    value = next((f.f_locals[own[0]] for f in ev.failure.frames if own[0] in f.f_locals), None)
+    for part in path[1:]:
+        value = getattr(value, part[1:], None)
+    return path[0] + "".join(own[1:]) if value is not None and value is step.optimizer() \
+        else None
 
 
 def _compute_again(ev: Inplace) -> Remedy | None:
