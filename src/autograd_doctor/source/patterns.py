@@ -17,7 +17,7 @@ NO_GRAD = ("torch.no_grad()", "torch.inference_mode()", "torch.set_grad_enabled(
            "no_grad()", "inference_mode()")
 NO_GRAD_DECORATORS = NO_GRAD + ("torch.no_grad", "torch.inference_mode")
 REWRAP_CALLS = ("torch.tensor", "torch.as_tensor", "torch.from_numpy", "torch.Tensor",
-                "torch.FloatTensor")
+                "torch.FloatTensor", "Variable", "autograd.Variable", "torch.autograd.Variable")
 LEAVING_METHODS = ("item", "numpy", "tolist")
 NON_DIFFERENTIABLE = ("argmax", "argmin", "round", "floor", "ceil", "sign", "long", "int",
                       "bool", "argsort", "searchsorted", "bucketize")

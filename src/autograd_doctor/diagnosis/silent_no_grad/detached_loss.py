@@ -116,7 +116,7 @@ def _undo_copy(file: str, store: ast.stmt, backwarded: tuple[str, ast.expr, int]
         inner = patterns.unwrap(wrapped)
         assert inner is not None
         # `loss = torch.tensor(f(x).item(), requires_grad=True)` -> `loss = f(x)`.
-        op = replace_node(file, wrapped, reading.segment(file, inner))
+        op = replace_node(file, wrapped, reading.text(inner))  # rewritten: not the source's
     return Remedy("backward-original-loss", "backward the loss itself, not a detached copy",
                   file, line, (op,))
 
