@@ -190,10 +190,14 @@ def _remove_duplicate(ev: Evidence) -> Remedy | None:
     if pair is None or pair[0].line == pair[1].line:
         return None
     frame = ev.freeing.frames[0] if _returns_receiver(ev.freeing.frames[0]) else pair[1]
-    stmt = frame.statement
     # Only a backward call itself is removed: a call that reaches one further in (a
-    # callback, a hook runner) does other work the program needs.
-    if not isinstance(stmt, ast.Expr) or patterns.backwarded(stmt) is None:
+    # callback, a hook runner, an accumulator that scales the loss) does other work the
+    # program needs, so the plain call before it is the duplicate.
+    if not _plain_backward(frame.statement) and frame is pair[1] \
+            and _plain_backward(pair[0].statement):
+        frame = pair[0]
+    stmt = frame.statement
+    if stmt is None or not _plain_backward(stmt):
         return None
     return Remedy(
         strategy="remove-duplicate-backward",
@@ -202,6 +206,10 @@ def _remove_duplicate(ev: Evidence) -> Remedy | None:
         line=stmt.lineno,
         operations=(Delete(frame.file, stmt.lineno, stmt.end_lineno or stmt.lineno),),
     )
+
+
+def _plain_backward(stmt: ast.stmt | None) -> bool:
+    return isinstance(stmt, ast.Expr) and patterns.backwarded(stmt) is not None
 
 
 def _returns_receiver(frame: FrameInfo) -> bool:
