@@ -179,3 +179,42 @@ def test_optimizer_other_model_built_elsewhere_is_named_where_it_was_built(tmp_p
     [finding] = run.report["findings"]
     assert (finding["culprit"]["expression"], finding["culprit"]["line"]) == ("ema", 18)
     assert "+    opt = torch.optim.SGD(net.parameters(), lr=0.1)" in finding["fix"]["diff"]
+
+
+LOSS_HANDED_TO_CLOSURE = """\
+import functools
+
+import torch
+import torch.nn as nn
+
+torch.manual_seed(0)
+model = nn.Linear(4, 1)
+opt = torch.optim.LBFGS(model.parameters(), lr=0.1, max_iter=4)
+x, y = torch.randn(16, 4), torch.randn(16, 1)
+
+
+def closure(loss):
+    opt.zero_grad()
+    loss.backward()
+    return loss
+
+
+for step in range(2):
+    loss = nn.functional.mse_loss(model(x), y)
+    opt.step(functools.partial(closure, loss))
+    print(loss.item())
+"""
+
+
+def test_loss_handed_to_a_closure_is_computed_inside_it(tmp_path: Path) -> None:
+    # The closure takes the loss as an argument: the parameter goes, the computation is
+    # copied in (the caller still prints it), and the caller hands the plain closure over.
+    report, _, _ = run_text(LOSS_HANDED_TO_CLOSURE, tmp_path)
+    [finding] = report.findings
+    assert finding.category == "repeated-backward" and finding.fix is not None
+    with isolated(tmp_path):
+        fixed = apply(finding.fix)["train.py"]
+    assert "def closure():" in fixed and "opt.step(closure)" in fixed, fixed
+    assert fixed.count("loss = nn.functional.mse_loss(model(x), y)") == 2, fixed
+    report, outcome, _ = run_text(fixed, tmp_path)
+    assert outcome.exit_code == 0 and report.findings == (), outcome.traceback

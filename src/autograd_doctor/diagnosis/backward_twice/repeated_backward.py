@@ -14,6 +14,7 @@ loss inside the closure.
 from __future__ import annotations
 
 import ast
+import builtins
 
 from autograd_doctor.diagnosis.backward_twice.evidence import (
     Evidence,
@@ -23,7 +24,16 @@ from autograd_doctor.diagnosis.backward_twice.evidence import (
     describe_call,
 )
 from autograd_doctor.diagnosis.finding import Claim
-from autograd_doctor.edits.operations import Delete, Insert, Move, Operation, Remedy
+from autograd_doctor.edits.operations import (
+    Delete,
+    Insert,
+    Move,
+    Operation,
+    Remedy,
+    Replace,
+    character_column,
+    replace_node,
+)
 from autograd_doctor.graph.objects import resolve
 from autograd_doctor.source import patterns, places, reading
 from autograd_doctor.source.places import FrameInfo
@@ -130,6 +140,8 @@ def _closure_fix(ev: Evidence, suspect: Suspect) -> tuple[Remedy, tuple[str, int
     if not isinstance(inner, (ast.FunctionDef, ast.AsyncFunctionDef)) or tree is None \
             or reading.stores(inner, suspect.expression):
         return None
+    if suspect.expression in reading.parameters(inner):
+        return _handed_in(ev, suspect, inner)
     block = reading.block_of(tree, inner)
     if block is None:
         return None
@@ -161,6 +173,69 @@ def _closure_fix(ev: Evidence, suspect: Suspect) -> tuple[Remedy, tuple[str, int
         operations=ops,
     )
     return remedy, (site.file, stores[-1].lineno)
+
+
+def _handed_in(ev: Evidence, suspect: Suspect, inner: ast.FunctionDef | ast.AsyncFunctionDef
+               ) -> tuple[Remedy, tuple[str, int]] | None:
+    """The closure takes the loss as an argument bound once by its caller
+    (`opt.step(functools.partial(self._closure, loss))`): the closure computes it itself
+    (the statement that made it moves in), the parameter goes, and the caller hands over
+    the plain closure."""
+    site = ev.failing.site
+    name = suspect.expression
+    caller = next((f for f in ev.failing.frames[1:] if f.scope is not None
+                   and f.statement is not None and f.file == site.file), None) \
+        if site is not None else None
+    if site is None or caller is None or caller.scope is None or caller.statement is None:
+        return None
+    bound = next((c for c in ast.walk(caller.statement) if isinstance(c, ast.Call)
+                  and reading.text(c.func).rsplit(".", 1)[-1] == "partial" and len(c.args) == 2
+                  and not c.keywords and reading.text(c.args[1]) == name
+                  and reading.text(c.args[0]).rsplit(".", 1)[-1] == inner.name), None)
+    stores = [st for st in reading.stores(caller.scope, name) if st.lineno < caller.line
+              and isinstance(st, ast.Assign) and len(st.targets) == 1]
+    params = inner.args.args
+    at = next((i for i, a in enumerate(params) if a.arg == name), None)
+    target = reading.statement_at(inner, site.line)
+    if bound is None or not stores or at is None or target is None or inner.args.defaults:
+        return None
+    store = stores[-1]
+    free = {n.id for n in ast.walk(store.value) if isinstance(n, ast.Name)}
+    if not free <= set(reading.parameters(inner)) | _module_names(site.file):
+        return None  # the computation needs names the closure does not have
+    file, arg = site.file, params[at]
+    # The parameter goes with the comma before it (`self, loss`), or after it (`loss, x`).
+    start = (params[at - 1].end_lineno or 0, params[at - 1].end_col_offset or 0) if at else \
+        (arg.lineno, arg.col_offset)
+    end = (arg.end_lineno or 0, arg.end_col_offset or 0) if at or len(params) == 1 else \
+        (params[1].lineno, params[1].col_offset)
+    ops: tuple[Operation, ...] = (
+        replace_node(file, bound, reading.segment(file, bound.args[0])),
+        Replace(file, start[0], character_column(file, *start), end[0],
+                character_column(file, *end), ""),
+        # Moved in, or copied in where the caller reads it again afterwards (a log line).
+        Insert(file, target.lineno, reading.segment(file, store),
+               reading.indent_of(file, target.lineno))
+        if any(r.lineno > caller.line for r in reading.reads(caller.scope, name)) else
+        Move(file, store.lineno, store.end_lineno or store.lineno, target.lineno,
+             reading.indent_of(file, target.lineno)),
+    )
+    return (Remedy("recompute-in-closure", f"compute {name} inside {inner.name}() each time "
+                   "it runs", file, target.lineno, ops), (caller.file, store.lineno))
+
+
+def _module_names(file: str) -> set[str]:
+    """Names a function of this file can read without being handed them."""
+    tree = reading.parse(file)
+    names = set(dir(builtins))
+    for stmt in tree.body if tree is not None else []:
+        if isinstance(stmt, (ast.Import, ast.ImportFrom)):
+            names |= {(a.asname or a.name).split(".")[0] for a in stmt.names}
+        elif isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            names.add(stmt.name)
+        else:
+            names |= {reading.text(t) for t in reading.targets(stmt)}
+    return names
 
 
 def _chain(ev: Evidence, block: list[ast.stmt], store: ast.stmt, limit: int) -> list[ast.stmt]:
