@@ -140,13 +140,30 @@ def _compute_again(ev: Inplace) -> Remedy | None:
             if store is None or not isinstance(getattr(store, "value", None), ast.Call) \
                     or not reading.siblings(scope, store, target):
                 continue
+            chain = _derived(scope, store, target)
             return Remedy(
                 "recompute-after-step",
                 f"compute {binding.expression} again after the step, for the second loss",
                 frame.file, target.lineno,
-                (Insert(frame.file, target.lineno, reading.segment(frame.file, store),
-                        reading.indent_of(frame.file, target.lineno)),))
+                tuple(Insert(frame.file, target.lineno, reading.segment(frame.file, st),
+                             reading.indent_of(frame.file, target.lineno)) for st in chain))
     return None
+
+
+def _derived(scope: ast.AST, store: ast.stmt, target: ast.stmt) -> list[ast.stmt]:
+    """The store, and the plain assignments after it (before `target`, in its block) that
+    compute from what it assigned (`actor_loss = -policy_value.mean()`): computed again
+    together, or the second loss still reads the old value."""
+    block = reading.block_of(scope, store) or [store]
+    made = {reading.text(t) for t in reading.targets(store)}
+    chain = [store]
+    for stmt in block:
+        if not store.lineno < stmt.lineno < target.lineno or not isinstance(stmt, ast.Assign):
+            continue
+        if made & reading.names_in(stmt.value):
+            chain.append(stmt)
+            made |= {reading.text(t) for t in stmt.targets}
+    return chain
 
 
 def _step_after(ev: Inplace) -> Remedy | None:
