@@ -169,6 +169,16 @@ def _out_of_place(write: Write) -> Remedy | None:
             text = (f"{write.target} = {write.target}.masked_fill({mask}, "
                     f"{reading.segment(file, stmt.value)})")
             ops = (replace_node(file, stmt, text),)
+        elif write.target in reading.names_in(stmt.value) and isinstance(written, ast.Subscript):
+            # `traj[t + 1] = traj[t] + dt * f(traj[t])`: the row is computed from the tensor
+            # it is written into. The value first, then a fresh copy to write it into, so
+            # the rows the graph saved stay as they were.
+            new = "new_" + write.target.rsplit(".", 1)[-1]
+            indent = reading.indent_of(file, stmt.lineno)
+            ops = (replace_node(file, stmt, "\n".join([
+                f"{new} = {reading.segment(file, stmt.value)}",
+                f"{indent}{write.target} = {write.target}.clone()",
+                f"{indent}{reading.segment(file, written)} = {new}"])),)
         else:
             ops = tuple(Insert(file, s.lineno, f"{target} = {target}.clone()",
                                reading.indent_of(file, s.lineno))
