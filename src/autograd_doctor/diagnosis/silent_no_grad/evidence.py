@@ -217,6 +217,11 @@ def claim(ev: NoGrad, category: str, why: str, hint: str,
     kind = "attribute" if "." in module else "local"  # what it is, whatever it is called
     if file is not None and line is not None:
         module = _as_written_at(module, file, line)
+    last = {steps(m)[-1] for m in module.split(", ")}
+    if ", " in module and len(last) == 1 and last.pop().startswith("."):
+        # The same part of every layer of a stack (`flow.layers[i].scale_net`): one name for
+        # all of them is the one their class writes.
+        module = "self" + steps(module.split(", ")[0])[-1]
     return Claim(category, why, hint,
                  places.culprit(module, kind, file, line, role="made"),
                  places.frame_location(record.site) if record else None, None,
