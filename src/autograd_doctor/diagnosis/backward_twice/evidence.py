@@ -10,7 +10,6 @@ the cause modules read these facts and return plain Claims.
 from __future__ import annotations
 
 import ast
-import functools
 import inspect
 import sys
 from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -1201,10 +1200,7 @@ def updated_within_step(ev: Evidence, suspect: Suspect) -> bool:
                            for f, line in made for file, stmt in stores):
         return False
 
-    def made_at(node: Node) -> tuple[str, int] | None:
-        site = site_of(node)
-        return (site[0].file, site[0].line) if site else None
-
+    made_at = _line_made
     feeds = consumers([*walk(ev.failing.roots, stop=set(ev.stale)), *suspect.entries])
     for file, line in made:
         place = (file, line)
@@ -1218,8 +1214,11 @@ def updated_within_step(ev: Evidence, suspect: Suspect) -> bool:
         # Two buffers updated one after the other are two statements.
         again = {n for n in _above(ev, suspect.entries, lambda _: True) if made_at(n) == place}
         out = [p for n in again for p in feeds.get(n, []) if made_at(p) != place]
-        if any(made_at(n) == place for n in _above(ev, out, functools.partial(_elsewhere, place,
-                                                                           made_at))):
+
+        def elsewhere(node: Node, at: tuple[str, int] = place) -> bool:
+            return made_at(node) != at
+
+        if any(made_at(n) == place for n in _above(ev, out, elsewhere)):
             return True
         ops = sum(isinstance(n, (ast.BinOp, ast.UnaryOp, ast.Call, ast.Subscript, ast.Compare))
                   for n in ast.walk(stmt))
@@ -1231,9 +1230,10 @@ def updated_within_step(ev: Evidence, suspect: Suspect) -> bool:
     return False
 
 
-def _elsewhere(place: tuple[str, int], made_at: Callable[[Node], tuple[str, int] | None],
-               node: Node) -> bool:
-    return made_at(node) != place
+def _line_made(node: Node) -> tuple[str, int] | None:
+    """The file and line of the user's code that made this node (replay only)."""
+    site = site_of(node)
+    return (site[0].file, site[0].line) if site else None
 
 
 def recurrent(ev: Evidence, suspect: Suspect) -> bool:

@@ -86,9 +86,9 @@ def match(ev: NoGrad) -> Claim | None:
                     file, rebuilt, remedy = caller
                     built = (file, rebuilt, arg)
         else:
-            # Name the trained module where the optimizer names the starved one, keeping the
-            # rest of what it holds (a head's group, its learning rates).
-            # (every place it does: a group for its weights, one for its biases)
+            # Name the trained module wherever the optimizer names the starved one (a group
+            # for its weights, one for its biases), keeping the rest of what it holds (a
+            # head's group, the learning rates).
             wrong = [n for n in ast.walk(arg) if isinstance(n, (ast.Name, ast.Attribute))
                      and reading.text(n) == starved(ev)]
             if wrong:
