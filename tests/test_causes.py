@@ -218,3 +218,34 @@ def test_loss_handed_to_a_closure_is_computed_inside_it(tmp_path: Path) -> None:
     assert fixed.count("loss = nn.functional.mse_loss(model(x), y)") == 2, fixed
     report, outcome, _ = run_text(fixed, tmp_path)
     assert outcome.exit_code == 0 and report.findings == (), outcome.traceback
+
+
+ROWS_FROM_ROWS = """\
+import torch
+import torch.nn as nn
+
+torch.manual_seed(0)
+cell = nn.Linear(3, 3)
+opt = torch.optim.SGD(cell.parameters(), lr=0.1)
+for step in range(3):
+    traj = torch.zeros(5, 3)
+    traj[0] = torch.randn(3)
+    for t in range(4):
+        traj[t + 1] = torch.tanh(cell(traj[t]))
+    loss = traj.pow(2).mean()
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+"""
+
+
+def test_row_computed_from_the_tensor_it_is_written_into(tmp_path: Path) -> None:
+    # Computed first, then written into a fresh copy: the rows the graph saved stay intact.
+    (tmp_path / "train.py").write_text(ROWS_FROM_ROWS)
+    run = doctor(tmp_path, [])
+    [finding] = run.report["findings"]
+    assert finding["category"] == "inplace-op"
+    assert finding["fix"]["strategy"] == "out-of-place"
+    assert finding["fix"]["status"] == "verified"
+    assert "+        new_traj = torch.tanh(cell(traj[t]))\n+        traj = traj.clone()\n" \
+        "+        traj[t + 1] = new_traj\n" in finding["fix"]["diff"], finding["fix"]["diff"]
