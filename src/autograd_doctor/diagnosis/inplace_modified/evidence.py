@@ -330,7 +330,7 @@ def _inplace_syntax(file: str, stmt: ast.stmt, op: str) -> Write | None:
         func = node.func
         if isinstance(func, ast.Attribute) and func.attr.endswith("_") \
                 and not func.attr.endswith("__") and not func.attr.startswith("_"):
-            return Write(file, stmt, reading.text(func.value), "method", node)
+            return Write(file, stmt, _written_by(node), "method", node)
         if _inplace_keyword(node):
             name = reading.text(func).rsplit(".", 1)[-1]
             how = "module" if name[:1].isupper() else "keyword"
@@ -471,6 +471,17 @@ def _score(write: Write, tree: ast.AST, name: str | None, made_by: str, op: str)
     return score
 
 
+UNBOUND = ("torch.Tensor", "Tensor")  # a method called on the class, the tensor passed first
+
+
+def _written_by(call: ast.Call) -> str:
+    """What an in-place method call writes: its receiver, or for the method called on the
+    class (`torch.Tensor.clamp_(pred, ...)`) its first argument."""
+    assert isinstance(call.func, ast.Attribute)
+    receiver = reading.text(call.func.value)
+    return reading.text(call.args[0]) if receiver in UNBOUND and call.args else receiver
+
+
 def _classify(file: str, stmt: ast.stmt, op: str) -> list[Write]:
     out: list[Write] = []
     if reading.is_compound(stmt):
@@ -488,7 +499,7 @@ def _classify(file: str, stmt: ast.stmt, op: str) -> list[Write]:
             continue
         func = node.func
         if isinstance(func, ast.Attribute) and method and func.attr == method:
-            out.append(Write(file, stmt, reading.text(func.value), "method", node))
+            out.append(Write(file, stmt, _written_by(node), "method", node))
         inplace = any(k.arg == "inplace" and isinstance(k.value, ast.Constant)
                       and k.value.value is True for k in node.keywords)
         name = reading.text(func).rsplit(".", 1)[-1]

@@ -19,6 +19,7 @@ import torch
 from autograd_doctor.diagnosis.finding import Claim
 from autograd_doctor.diagnosis.inplace_modified.evidence import (
     STATEMENT,
+    UNBOUND,
     Inplace,
     Write,
     claim,
@@ -129,9 +130,13 @@ def _out_of_place(write: Write) -> Remedy | None:
         text = f"{target} = {target} {_OPS[type(stmt.op)]} {value}"
         ops = (replace_node(file, stmt, text),)
     elif write.how == "method":
-        call = next(n for n in ast.walk(stmt) if isinstance(n, ast.Call)
-                    and isinstance(n.func, ast.Attribute) and n.func.attr.endswith("_")
-                    and reading.text(n.func.value) == write.target)
+        call = next((n for n in ast.walk(stmt) if isinstance(n, ast.Call)
+                     and isinstance(n.func, ast.Attribute) and n.func.attr.endswith("_")
+                     and write.target in (reading.text(n.func.value), reading.text(
+                         n.args[0]) if n.args and reading.text(n.func.value) in UNBOUND
+                         else None)), None)
+        if call is None:
+            return None
         func = call.func
         assert isinstance(func, ast.Attribute)
         if func.attr == "copy_" and _copy_into(stmt) is not None:
