@@ -329,8 +329,10 @@ def _kept(ev: Evidence, suspect: Suspect) -> None:
     else:
         # State the model computes on and computes anew from itself (a previous output fed
         # back, a streaming cache) is carried, however the code hands it back.
-        ev.storage = FED_BACK if fed_back(ev, suspect) or (
-            into_weights(ev, suspect.entries) and recurrent(ev, suspect)) or \
+        # A bank of past values handed to the model (retrieval keys refreshed from new
+        # encodings) is computed from new data, not from itself: stored, not carried.
+        ev.storage = FED_BACK if (fed_back(ev, suspect) or into_weights(
+            ev, suspect.entries)) and recurrent(ev, suspect) or \
             updated_within_step(ev, suspect) else KEPT
 
 
@@ -1246,7 +1248,12 @@ def recurrent(ev: Evidence, suspect: Suspect) -> bool:
     held = resolve(suspect.expression, ev.live_scopes)
     now = [t.grad_fn for t in tensors_in(held, 4, mappings=True)
            if t.grad_fn is not None and t.grad_fn not in entries]
-    if now and entries & set(walk(now)):
+    # A row written into a table keeps the table as an input by construction; it is the
+    # values written that say whether it is computed from itself.
+    written = [c for n in now for c, _ in (n.next_functions[1:] if node_name(n).startswith(
+        ("IndexPutBackward", "CopySlices")) else ((n, 0),)) if c is not None
+        and c not in entries]  # a row that is the old value itself is held, not computed
+    if written and entries & set(walk(written)):
         return True
     made = {(f.file, f.line) for e in entries if (site := site_of(e)) for f in site[:1]}
     if not made:  # known from a replay only
