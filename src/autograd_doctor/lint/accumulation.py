@@ -102,8 +102,9 @@ def helper_calls(facts: f.FileFacts, body: list[ast.stmt]
         for call in f.nodes_of(stmt):
             if not isinstance(call, ast.Call):
                 continue
-            helper = facts.functions.get(f.callee_name(call) or (
-                call.func.attr if isinstance(call.func, ast.Attribute) else ""))
+            name = f.callee_name(call) or (
+                call.func.attr if isinstance(call.func, ast.Attribute) else "")
+            helper = facts.functions.get(name) if name not in facts.ambiguous else None
             if helper is None or f.backwards(helper):
                 continue
             yield stmt, call, helper, f.bind(helper, call)

@@ -64,6 +64,7 @@ class FileFacts:
     no_grad_functions: set[str] = field(default_factory=set)  # functions under no_grad
     no_grad_methods: set[str] = field(default_factory=set)  # methods of models, likewise
     functions: dict[str, Function] = field(default_factory=dict)
+    ambiguous: set[str] = field(default_factory=set)  # names defined more than once
     closures: dict[str, Function] = field(default_factory=dict)  # `act` -> the def it holds
     classes: dict[str, str] = field(default_factory=dict)  # model expression -> its class here
     # Optimizer expression -> the models whose `.parameters()` its constructor reads.
@@ -151,6 +152,8 @@ def read_file(tree: ast.Module, path: str = "") -> FileFacts:
                 node.func.attr in ("backward", "manual_backward", "grad"):
             facts.has_backward = True
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            if node.name in facts.functions:
+                facts.ambiguous.add(node.name)  # two classes' `update`: which one is called?
             facts.functions.setdefault(node.name, node)
             if _without_grad(node, no_grad_blocks):
                 facts.no_grad_functions.add(node.name)
@@ -658,6 +661,10 @@ def writes(node: ast.AST, expression: str) -> list[ast.AST]:
             found.append(sub)
         elif isinstance(sub, ast.NamedExpr) and reading.text(sub.target) == expression:
             found.append(sub)
+        if isinstance(sub, ast.Assign) and any(
+                isinstance(t, ast.Subscript) and reading.text(t.value) == expression
+                and reading.text(sub.value) == f"{reading.text(t)}.detach()" for t in sub.targets):
+            found.append(sub)  # `hidden[i] = hidden[i].detach()`: detached element by element
         if isinstance(sub, (ast.For, ast.AsyncFor)) and reading.text(sub.iter) == \
                 expression and isinstance(sub.target, ast.Name) and any(
                     isinstance(c, ast.Call) and isinstance(c.func, ast.Attribute)
