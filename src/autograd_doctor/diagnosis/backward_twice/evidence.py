@@ -1204,6 +1204,11 @@ def updated_within_step(ev: Evidence, suspect: Suspect) -> bool:
 
     made_at = _line_made
     feeds = consumers([*walk(ev.failing.roots, stop=set(ev.stale)), *suspect.entries])
+    # What the suspect holds now, to tell its own history from another object's run of the
+    # same line (the next layer's copy of the statement).
+    held = {t.grad_fn for t in tensors_in(resolve(suspect.expression, ev.live_scopes), 4,
+                                            mappings=True) if t.grad_fn is not None}
+    own = set(walk(list(held), stop=set(ev.stale))) if held else set()
     for file, line in made:
         place = (file, line)
         stmt = next((st for f, st in stores if f == file and reading.inside_line(line, st)),
@@ -1220,7 +1225,7 @@ def updated_within_step(ev: Evidence, suspect: Suspect) -> bool:
         def elsewhere(node: Node, at: tuple[str, int] = place) -> bool:
             return made_at(node) != at
 
-        if any(made_at(n) == place for n in _above(ev, out, elsewhere)):
+        if any(made_at(n) == place and n in own for n in _above(ev, out, elsewhere)):
             return True
         ops = sum(isinstance(n, (ast.BinOp, ast.UnaryOp, ast.Call, ast.Subscript, ast.Compare))
                   for n in ast.walk(stmt))
