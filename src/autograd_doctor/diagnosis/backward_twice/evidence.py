@@ -1175,12 +1175,14 @@ def into_weights(ev: Evidence, entries: list[Node]) -> bool:
     return any(not _moves(n) and _weights_of(n) for n in _above(ev, entries, _moves))
 
 
-def _above(ev: Evidence, entries: Iterable[Node],
-           through: Callable[[Node], bool]) -> Iterator[Node]:
+def _above(ev: Evidence, entries: Iterable[Node], through: Callable[[Node], bool],
+           feeds: dict[Node, list[Node]] | None = None) -> Iterator[Node]:
     """The nodes of the failing step's graph that take the entries' values as inputs,
-    nearest first, going further up only through nodes `through` accepts."""
-    nodes = walk(ev.failing.roots, stop=set(ev.stale))
-    feeds = consumers([*nodes, *entries])
+    nearest first, going further up only through nodes `through` accepts (`feeds`: the
+    graph's consumers, when the caller has them already)."""
+    entries = list(entries)
+    if feeds is None:
+        feeds = consumers([*walk(ev.failing.roots, stop=set(ev.stale)), *entries])
     todo, seen = list(entries), set()
     while todo:
         for parent in feeds.get(todo.pop(0), []):
@@ -1219,13 +1221,14 @@ def updated_within_step(ev: Evidence, suspect: Suspect) -> bool:
         # (`mem = beta * self.mem + x`, then `self.mem = mem - spk`), or a chain of its ops
         # longer than one run of it has (`s.mem = beta * s.mem + s.syn`, once per time step).
         # Two buffers updated one after the other are two statements.
-        again = {n for n in _above(ev, suspect.entries, lambda _: True) if made_at(n) == place}
+        again = {n for n in _above(ev, suspect.entries, lambda _: True, feeds)
+                 if made_at(n) == place}
         out = [p for n in again for p in feeds.get(n, []) if made_at(p) != place]
 
         def elsewhere(node: Node, at: tuple[str, int] = place) -> bool:
             return made_at(node) != at
 
-        if any(made_at(n) == place and n in own for n in _above(ev, out, elsewhere)):
+        if any(made_at(n) == place and n in own for n in _above(ev, out, elsewhere, feeds)):
             return True
         ops = sum(isinstance(n, (ast.BinOp, ast.UnaryOp, ast.Call, ast.Subscript, ast.Compare))
                   for n in ast.walk(stmt))

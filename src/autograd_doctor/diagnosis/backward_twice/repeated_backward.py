@@ -14,7 +14,6 @@ loss inside the closure.
 from __future__ import annotations
 
 import ast
-import builtins
 
 from autograd_doctor.diagnosis.backward_twice.evidence import (
     Evidence,
@@ -200,8 +199,12 @@ def _handed_in(ev: Evidence, suspect: Suspect, inner: ast.FunctionDef | ast.Asyn
     if bound is None or not stores or at is None or target is None or inner.args.defaults:
         return None
     store = stores[-1]
-    free = {n.id for n in ast.walk(store.value) if isinstance(n, ast.Name)}
-    if not free <= set(reading.parameters(inner)) | _module_names(site.file):
+    # What the closure's running frame can read: its arguments, its module, the builtins.
+    live = next((f for f in ev.failure.frames if f.f_code.co_filename == site.file
+                 and f.f_code.co_name == inner.name), None)
+    if live is None or not all(n.id in live.f_locals or n.id in live.f_globals
+                               or n.id in live.f_builtins
+                               for n in ast.walk(store.value) if isinstance(n, ast.Name)):
         return None  # the computation needs names the closure does not have
     file, arg = site.file, params[at]
     # The parameter goes with the comma before it (`self, loss`), or after it (`loss, x`).
@@ -222,20 +225,6 @@ def _handed_in(ev: Evidence, suspect: Suspect, inner: ast.FunctionDef | ast.Asyn
     )
     return (Remedy("recompute-in-closure", f"compute {name} inside {inner.name}() each time "
                    "it runs", file, target.lineno, ops), (caller.file, store.lineno))
-
-
-def _module_names(file: str) -> set[str]:
-    """Names a function of this file can read without being handed them."""
-    tree = reading.parse(file)
-    names = set(dir(builtins))
-    for stmt in tree.body if tree is not None else []:
-        if isinstance(stmt, (ast.Import, ast.ImportFrom)):
-            names |= {(a.asname or a.name).split(".")[0] for a in stmt.names}
-        elif isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-            names.add(stmt.name)
-        else:
-            names |= {reading.text(t) for t in reading.targets(stmt)}
-    return names
 
 
 def _chain(ev: Evidence, block: list[ast.stmt], store: ast.stmt, limit: int) -> list[ast.stmt]:

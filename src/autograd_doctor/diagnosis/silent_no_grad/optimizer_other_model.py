@@ -92,7 +92,9 @@ def match(ev: NoGrad) -> Claim | None:
             wrong = [n for n in ast.walk(arg) if isinstance(n, (ast.Name, ast.Attribute))
                      and reading.text(n) == starved(ev)]
             if wrong:
-                trained = reading.quoted_as_file(file, _counterpart(starved(ev), ev) or trained)
+                pair = _paired(ev)
+                mirror = pair[1] if pair is not None and pair[0] == starved(ev) else None
+                trained = reading.quoted_as_file(file, mirror or trained)
             elif (held := _as_held_there(arg, ev, file, stmt)) is not None:
                 wrong, trained = [held[0]], held[1]
                 written = reading.text(held[0])
@@ -143,16 +145,6 @@ def match(ev: NoGrad) -> Claim | None:
         found = replace(found, culprit=replace(found.culprit, expression=name,
                                                kind="attribute" if "." in name else "local"))
     return found
-
-
-def _counterpart(module: str, ev: NoGrad) -> str | None:
-    """The module the loss trains in place of `module`: the one whose parameters carry the
-    same names below it (`model.encoder` for a starved `encoder`, its deep copy)."""
-    head = steps(module)
-    below = {tuple(steps(m)[len(head):]) for m in ev.missing if steps(m)[:len(head)] == head}
-    found = {"".join(steps(r)[:-len(b)]) for r in ev.reached_outside for b in below
-             if b and tuple(steps(r)[-len(b):]) == b and len(steps(r)) > len(b)}
-    return found.pop() if len(found) == 1 and below else None
 
 
 def _as_held_there(arg: ast.expr, ev: NoGrad, file: str, stmt: ast.stmt
