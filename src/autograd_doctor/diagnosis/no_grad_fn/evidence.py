@@ -63,6 +63,9 @@ class Cut:
     stack: tuple[FrameInfo, ...] = ()
     # For a value rebuilt from Python numbers: where it left torch before (`float(v)`).
     left: tuple[FrameInfo, ...] = ()
+    # The innermost user frame of that trip out (inside the metric helper that called
+    # `.numpy()`), which is where the graph was cut.
+    gone: FrameInfo | None = None
 
     @property
     def cut_file(self) -> str:
@@ -157,6 +160,7 @@ def _traced(failure: Failure, trace: Trace) -> Cut | None:
         latest = max(earlier, key=lambda x: x.order).site if earlier else ()
         # The frame of the function that re-wrapped it (a comprehension runs in its own).
         cut.left = tuple(f for f in latest if f.same_code(crossing.site[0]))
+        cut.gone = next((f for f in latest if f.statement is not None), None)
     if cut is not None and crossing in cuts:
         placed = {_at(cut.cut_file, n) for n in cut.points.values()}
         for other in cuts:

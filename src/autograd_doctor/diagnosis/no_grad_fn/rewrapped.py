@@ -86,7 +86,7 @@ def match(cut: Cut) -> Claim | None:
             f"only for logging. {LEAF_TRAP}")
     # The graph was cut where the value left torch (`.numpy()`, `.item()`), when the replay
     # saw it; the re-wrap only made a new tensor of the numbers.
-    gone = next((f for f in cut.left if f.statement is not None), None)
+    gone = cut.gone or next((f for f in cut.left if f.statement is not None), None)
     place = (gone.file, gone.line) if gone is not None else (file, at.lineno)
     return claim(cut, CATEGORY, why, hint, remedy, *place, alternatives)
 
