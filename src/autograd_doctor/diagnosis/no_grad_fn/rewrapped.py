@@ -87,6 +87,6 @@ def match(cut: Cut) -> Claim | None:
     # The graph was cut where the value left torch (`.numpy()`, `.item()`), when the replay
     # saw it; the re-wrap only made a new tensor of the numbers.
     gone = cut.gone or next((f for f in cut.left if f.statement is not None), None)
-    place = (gone.file, gone.line) if gone is not None else (file, at.lineno)
+    place = (gone.file, gone.statement.lineno) if gone is not None and gone.statement else (file, at.lineno)
     return claim(cut, CATEGORY, why, hint, remedy, *place, alternatives)
 
