@@ -64,7 +64,7 @@ def live_scopes() -> list[dict[str, Any]]:
 Snapshot = tuple[tuple[tuple[int, Binding], ...], dict[tuple[int, str], str]]
 
 
-def snapshot(frames: list[FrameType]) -> Snapshot:
+def snapshot(frames: list[FrameType], deep: bool = False) -> Snapshot:
     """Named tensors with history in these frames (and the globals they see), plus a
     structure sketch of each name that holds one (for choosing how to detach it)."""
     bindings: list[tuple[int, Binding]] = []
@@ -78,7 +78,7 @@ def snapshot(frames: list[FrameType]) -> Snapshot:
         if id(scope) in scanned:
             continue
         scanned.add(id(scope))
-        for b in scan(scope, kind):
+        for b in scan(scope, kind, deep=deep):
             bindings.append((i, b))
             if (i, b.root) in structures:
                 continue

@@ -27,6 +27,7 @@ from autograd_doctor.source.places import FrameInfo
 # Containers larger than this are not looked into on the hot path (a dataset held as a
 # list of tensors has no history worth naming).
 MAX_CONTAINER = 32
+DEEP_CONTAINER = 4096
 MAX_MODULES = 256
 
 
@@ -44,8 +45,12 @@ class Binding:
     holder: str = ""  # for a closure's variable: the name that holds the closure (`lif1`)
 
 
-def scan(scope: Mapping[str, object], kind: str, prefix: str = "") -> list[Binding]:
+def scan(scope: Mapping[str, object], kind: str, prefix: str = "", deep: bool = False
+         ) -> list[Binding]:
+    """`deep` (after a failure, never on the hot path): look further into nested and larger
+    containers (a callback's deque of (latent, label) pairs)."""
     out: list[Binding] = []
+    depth, limit = (4, DEEP_CONTAINER) if deep else (2, MAX_CONTAINER)
     for name, value in list(scope.items()):
         if name.startswith("__"):
             continue
@@ -55,7 +60,7 @@ def scan(scope: Mapping[str, object], kind: str, prefix: str = "") -> list[Bindi
         if type(value) in _SKIP_TYPES:
             continue
         expr = prefix + name
-        _scan_value(expr, value, kind, 2, out, expr)
+        _scan_value(expr, value, kind, depth, out, expr, limit)
     return out
 
 
@@ -66,7 +71,7 @@ _SEQUENCES = (tuple, list, collections.deque)
 
 
 def _scan_value(expr: str, value: object, kind: str, depth: int, out: list[Binding],
-                root: str) -> None:
+                root: str, limit: int = MAX_CONTAINER) -> None:
     if isinstance(value, torch.Tensor):
         node = value.grad_fn
         if node is not None:
@@ -77,27 +82,32 @@ def _scan_value(expr: str, value: object, kind: str, depth: int, out: list[Bindi
     element = "container-element"
     if type(value) in _SEQUENCES:
         seq: Any = value
-        if len(seq) <= MAX_CONTAINER:
+        if len(seq) <= limit:
             for i, item in enumerate(seq):
                 # A list of the user's objects (a trainer's callbacks) is one step to what
                 # they keep, not two.
                 below = depth if user_object(item) else depth - 1
-                _scan_value(f"{expr}[{i}]", item, element, below, out, root)
+                _scan_value(f"{expr}[{i}]", item, element, below, out, root, limit)
     elif isinstance(value, dict):
         mapping: Any = value
-        if len(mapping) <= MAX_CONTAINER:
+        if len(mapping) <= limit:
             for key, item in list(mapping.items()):
                 if isinstance(key, (str, int)):
-                    _scan_value(f"{expr}[{key!r}]", item, element, depth - 1, out, root)
+                    _scan_value(f"{expr}[{key!r}]", item, element, depth - 1, out, root,
+                                limit)
     elif isinstance(value, torch.nn.Module):
         scan_module(expr, value, out)
     elif expr == "self" or user_object(value):
         # A Trainer, a dataclass holding state, a hook object: its attributes are where
         # state lives between steps.
-        for name, item in list(getattr(value, "__dict__", {}).items()):
+        attributes = dict(getattr(value, "__dict__", {}))
+        if limit > MAX_CONTAINER:  # deep: state kept on the class (`cache = {}` in its body)
+            attributes = {**{k: v for k, v in vars(type(value)).items()
+                             if isinstance(v, (torch.Tensor, dict, *_SEQUENCES))}, **attributes}
+        for name, item in list(attributes.items()):
             if not name.startswith("__"):
                 _scan_value(f"{expr}.{name}", item, "attribute", depth - 1, out,
-                            f"{expr}.{name}")
+                            f"{expr}.{name}", limit)
 
 
 _USER_CLASS: dict[type, bool] = {}

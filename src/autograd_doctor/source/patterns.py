@@ -120,10 +120,15 @@ def accumulates(stmt: ast.stmt, expression: str) -> bool:
     if isinstance(stmt, ast.AugAssign):
         return isinstance(stmt.op, (ast.Add, ast.Sub)) and reading.text(stmt.target) == expression
     if isinstance(stmt, ast.Assign) and isinstance(stmt.value, ast.BinOp):
-        value = stmt.value
-        return isinstance(value.op, (ast.Add, ast.Sub)) and expression in (
-            reading.text(value.left), reading.text(value.right))
+        return expression in (reading.text(t) for t in _summands(stmt.value))
     return False
+
+
+def _summands(value: ast.expr) -> list[ast.expr]:
+    """The terms of a sum as written (`loss + a + b` is `(loss + a) + b`: loss, a, b)."""
+    if isinstance(value, ast.BinOp) and isinstance(value.op, (ast.Add, ast.Sub)):
+        return [*_summands(value.left), value.right]
+    return [value]
 
 
 def running_estimate(stmt: ast.stmt, expression: str) -> bool:

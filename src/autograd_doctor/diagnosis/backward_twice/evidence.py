@@ -192,7 +192,18 @@ def _gather(failure: Failure) -> Evidence | None:
                                                                   *wholes.values()])))
     # The split value by its name, when it has one (`out`, not the unnamed output of
     # `prior_net(...)` that `base_loc, base_scale = ...chunk(2)` took apart).
-    entries = list(dict.fromkeys(w if w in sightings else e for e, w in wholes.items()))
+    def seen_live(node: Node) -> bool:
+        return any(s.live for s in sightings.get(node, ()))
+
+    held = _held_above(failure, [e for e, w in wholes.items()
+                                 if not seen_live(e) and not seen_live(w)])
+    for found in held.values():
+        for s in found:
+            sightings.setdefault(s.binding.node, []).append(s)
+    entries = list(dict.fromkeys(
+        n for e, w in wholes.items() for n in (
+            list(dict.fromkeys(s.binding.node for s in held[e])) if e in held
+            else [w] if w in sightings else [e])))
     suspects = _suspects(entries, sightings)
     if failure.trace is not None:
         suspects = sorted(suspects + _made_suspects(entries, suspects), key=_source_order)
@@ -490,6 +501,27 @@ def _sightings(failure: Failure, records: tuple[BackwardRecord, ...],
                 out.setdefault(b.node, []).append(
                     Sighting(b, b.owner or record.frames[i], False, record,
                              record.structures.get((i, b.root), "T")))
+    return out
+
+
+def _held_above(failure: Failure, missing: list[Node]) -> dict[Node, list[Sighting]]:
+    """Freed values no name holds as they are, but a piece of them is, deeper than the hot
+    path looks: a callback's deque of (latent, label) pairs filled by `for z, y in
+    zip(latents, labels)` after the backward (an unbind that saves nothing, just above the
+    freed node). Read after the failure only."""
+    if not missing:
+        return {}
+    roots = set(failure.record.roots) if failure.record is not None else set()
+    live_frames = [frame_info(f) for f in failure.frames]
+    bindings, structures = snapshot(failure.frames, deep=True)
+    out: dict[Node, list[Sighting]] = {}
+    for i, b in bindings:
+        if b.kind == "local" or b.node in roots:
+            continue
+        for entry in missing:
+            if b.node is entry or reaches(b.node, entry, hops=2):
+                out.setdefault(entry, []).append(Sighting(
+                    b, b.owner or live_frames[i], True, None, structures.get((i, b.root), "T")))
     return out
 
 
@@ -925,9 +957,26 @@ def stores_of(ev: Evidence, suspect: Suspect
                                   t.value).rsplit(".", 1)[-1] == last), None)
             if match is None and "." in expr and constructor_keyword(stmt, expr) is not None:
                 match = expr  # `cfg = Config(alpha_bar=schedule())` sets `cfg.alpha_bar`
+            if match is None and "." in expr:
+                # Made into a local that the same function then stores (`h = cell(x, h)` in
+                # the loop, `state.analysis = h` after it): the store is where it was kept.
+                stmt, match = next(((s, w) for s, w in _stored_from(code, written, attribute)),
+                                   (stmt, None))
             if match is not None and all(f[2] is not stmt for f in found):
                 found.append((frame.file, code, stmt, match))
     return found
+
+
+def _stored_from(scope: ast.AST, names: list[str], attribute: str
+                 ) -> list[tuple[ast.stmt, str]]:
+    """Statements of `scope` that store one of the local `names` as it is into an attribute
+    called `attribute` (`state.analysis = h`), with the target as written."""
+    out: list[tuple[ast.stmt, str]] = []
+    for node in ast.walk(scope):
+        if isinstance(node, ast.Assign) and reading.text(node.value) in names:
+            out += [(node, w) for t in node.targets if isinstance(t, ast.Attribute)
+                    and t.attr == attribute and (w := reading.text(t))]
+    return out
 
 
 def constructor_keyword(stmt: ast.stmt, expression: str) -> ast.keyword | None:

@@ -77,7 +77,10 @@ def match(ev: Evidence) -> Claim | None:
     # then `for _ in range(steps):`) is placed like a local; one set up elsewhere (in
     # `__init__`, a setup call) is read from the object.
     if placement is None or placement.loop is None or not placement.stores_before_loop:
-        return _kept_on_object(ev, suspect) if suspect.kind != "local" else None
+        # A closure's cell (`Phi` of the stepper `make_stepper()` returned) is kept like an
+        # attribute: set where the enclosing function ran.
+        return _kept_on_object(ev, suspect) if suspect.kind != "local" or suspect.cell \
+            else None
     store = placement.stores_before_loop[-1]
     reference = _fixed_reference(placement, store, suspect.expression)
     recompute = _recompute(ev, placement, store, suspect)
@@ -183,6 +186,8 @@ def _kept_on_object(ev: Evidence, suspect: Suspect) -> Claim | None:
              if (w := reading.text(t)).rsplit(".", 1)[-1] in attributes] or [written]
     detach = detach_stored(file, store, names, suspect.structure)
     recompute = recompute_where_read(file, store, written) if len(names) == 1 else None
+    if recompute is None and suspect.cell:
+        recompute = _rebuild_closure(ev, suspect)
     # Set up once on an object from weights an optimizer trains (an embedding table
     # propagated at the start of an epoch), it is meant to follow them: computed where it
     # is read. Detached, it would stop teaching those weights whatever else still reaches
@@ -203,6 +208,18 @@ def _kept_on_object(ev: Evidence, suspect: Suspect) -> Claim | None:
     said = claim(ev, CATEGORY, message, hint, suspect, (file, store.lineno), first or second,
                  expression=written if written.startswith("self.") else None)
     return replace(said, alternatives=(second,) if first and second else ())
+
+
+def _rebuild_closure(ev: Evidence, suspect: Suspect) -> Remedy | None:
+    """The closure made before the loop (`step = make_stepper(model)`), made again in each
+    iteration: its cell is then computed afresh from the weights it should follow."""
+    for holder, frame in ((h, f) for h in suspect.holders for f in ev.failing.frames):
+        placement = places.place(frame, holder)
+        if placement is not None and placement.loop is not None and \
+                placement.stores_before_loop and not placement.stores_in_loop:
+            return _recompute(ev, placement, placement.stores_before_loop[-1],
+                              replace(suspect, expression=holder))
+    return None
 
 
 def _built_with(ev: Evidence, suspect: Suspect, file: str, store: ast.stmt, written: str,

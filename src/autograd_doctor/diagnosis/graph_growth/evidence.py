@@ -72,6 +72,16 @@ def entry_structure(ev: GrowthEvidence) -> str:
     return ev.growth.structure if store is None or store[2] == ev.growth.expression else "T"
 
 
+def _same_holder(g: Growth, written: str, file: str) -> bool:
+    """Does `written` (`self.loss_totals` in the server's method) name the container the
+    growing entry is in (`server.loss_totals`, as the watched frame sees it)?"""
+    if written == g.expression:
+        return True
+    attr = g.expression.rsplit(".", 1)[-1] if "." in g.expression else ""
+    return bool(attr) and written.endswith("." + attr) and (
+        written.startswith("self.") or file != g.frame.file)
+
+
 def _made_at(g: Growth) -> tuple[str, ast.stmt, str] | None:
     """The replay's record of where the growing value was made, when that statement stores
     it under the same attribute."""
@@ -105,7 +115,8 @@ def _update(g: Growth, placement: places.Placement | None
                     text = reading.text(target)
                     # `self.class_loss[name] += ...` updates each of the container's entries
                     entry = isinstance(target, ast.Subscript) and name == g.element != \
-                        g.expression and name.startswith(reading.text(target.value) + "[")
+                        g.expression and (name.startswith(reading.text(target.value) + "[")
+                                          or _same_holder(g, reading.text(target.value), file))
                     # `self.loss_ema[k] = ...` writes into the tensor held as `loss_ema`.
                     # (Only when the growing value is a tensor itself, not an entry of a
                     # container that holds it.)

@@ -87,6 +87,8 @@ def match(cut: Cut) -> Claim | None:
     # The graph was cut where the value left torch (`.numpy()`, `.item()`), when the replay
     # saw it; the re-wrap only made a new tensor of the numbers.
     gone = cut.gone or next((f for f in cut.left if f.statement is not None), None)
-    place = (gone.file, gone.statement.lineno) if gone is not None and gone.statement else (file, at.lineno)
+    stmt = gone.statement if gone is not None else None
+    place = (gone.file, stmt.lineno) if gone is not None and stmt is not None else (
+        file, at.lineno)
     return claim(cut, CATEGORY, why, hint, remedy, *place, alternatives)
 
