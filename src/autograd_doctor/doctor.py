@@ -129,6 +129,10 @@ class Doctor:
                                            for f in self.findings):
             return  # one problem seen under two names is one finding
         finding = self._with_fix(selection.chosen)
+        # When it was seen, in optimizer steps of the whole program (a teacher trained
+        # first counts): how far a replay has to run to see it again.
+        finding = replace(finding, details={**finding.details,
+                                            "optimizer_steps": self.capture.ledger.steps})
         self.findings.append(finding)
         if self.announce is not None:
             announce = self.announce

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from autograd_doctor.capture.frames import frame_info, scopes_of, user_frames
-from autograd_doctor.graph.names import parameter_names
+from autograd_doctor.graph.names import module_paths, parameter_names
 from autograd_doctor.graph.objects import names_holding
 from autograd_doctor.source.places import FrameInfo
 
@@ -37,6 +37,7 @@ class Watched:
     steps: int = 0
     got: dict[int, bool] = field(default_factory=dict)
     names: dict[int, str] = field(default_factory=dict)
+    modules: set[str] = field(default_factory=set)  # the Python paths of the modules seen
     shapes: dict[int, list[int]] = field(default_factory=dict)  # of the trainable parameters
     files: list[str] = field(default_factory=list)  # the user's files on the stack at step 1
     frames: list[FrameInfo] = field(default_factory=list)  # ... and their frames, innermost first
@@ -76,6 +77,7 @@ class GradientWatch:
         if w.steps == 0:
             scopes = scopes_of(user_frames(sys._getframe(3)))
             w.names = parameter_names(scopes)
+            w.modules = module_paths(scopes)
             w.holders = names_holding(optimizer, scopes)
             w.files = list(dict.fromkeys(f.f_code.co_filename
                                          for f in user_frames(sys._getframe(3))))

@@ -182,6 +182,16 @@ def site_of(node: Any) -> Site | None:
     return found if isinstance(found, tuple) else None
 
 
+def made_at(node: Any) -> Site:
+    """Where a replay saw `node` made. A row write (`bank[idx] = v`) gives its tensor a
+    node no op returned, so none was seen made: the value written was, in that statement."""
+    found = site_of(node)
+    if found is None and type(node).__name__.startswith(("IndexPutBackward", "CopySlices")):
+        found = next((f for child, _ in node.next_functions[1:]
+                      if child is not None and (f := site_of(child))), None)
+    return found or ()
+
+
 def user_site(frame: FrameType | None) -> Site:
     out: list[FrameInfo] = []
     while frame is not None and len(out) < MAX_SITE_FRAMES:

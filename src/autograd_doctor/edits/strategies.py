@@ -169,6 +169,12 @@ def keep_in_torch(sites: Sequence[tuple[str, ast.AST, ast.stmt]],
     the statements where it left torch before it came back."""
     file, scope, first = sites[0]
     todo: list[tuple[str, ast.stmt]] = [(file, first), *left]
+    # Left torch earlier in the same function that re-wraps it: what it computed in
+    # between (in NumPy) is part of the trip.
+    starts = [stmt.lineno for f, stmt in left if f == file and isinstance(
+        scope, (ast.FunctionDef, ast.AsyncFunctionDef)) and reading.inside(stmt, scope)]
+    if starts:
+        todo += [(file, s) for s in _simple(scope) if min(starts) < s.lineno < first.lineno]
     if isinstance(scope, ast.FunctionDef) and len(sites) > 1 and _returns(scope) \
             and not any(patterns.backward_call(s) for s in _simple(scope)):
         todo += [(file, s) for s in _simple(scope) if s.lineno > first.lineno]

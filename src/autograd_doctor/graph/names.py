@@ -281,6 +281,13 @@ def parameter_names(scopes: Iterable[Mapping[str, object]]) -> dict[int, str]:
     return out
 
 
+def module_paths(scopes: Iterable[Mapping[str, object]]) -> set[str]:
+    """The Python paths of every module visible in these scopes (`distiller.connector`,
+    not the plain object `distiller` that holds it)."""
+    return {f"{expr}{path}" for scope in scopes for expr, module in modules_held(scope)
+            for path, _ in python_paths(module)}
+
+
 def python_paths(module: torch.nn.Module) -> Iterator[tuple[str, torch.nn.Module]]:
     """Every submodule with the Python that reaches it from the root: `""`, `.encoder`,
     `.layers[0]`, `.heads["cls"]` (named_modules' `layers.0` is not Python)."""

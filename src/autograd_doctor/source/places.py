@@ -72,6 +72,10 @@ def written_as(expression: str, code: str) -> str:
     the training loop is `self.prototypes.weight` inside the head's own method."""
     if not code or expression in code:
         return expression
+    # Python prints strings in single quotes (`log[f'layer{i}']`); the line may use double.
+    requoted = expression.replace("'", '"')
+    if "'" in expression and requoted in code:
+        return requoted
     parts = _PART.findall(expression)
     # Two steps at least (`self.prototypes.weight`): one (`self.features`) too often names
     # an attribute of another object.

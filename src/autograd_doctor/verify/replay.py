@@ -50,9 +50,9 @@ def _enough_steps(first: Report) -> int | None:
     (and one more); a failure stops the script by itself."""
     if first.original_error is not None:
         return None
-    seen = [int(f.details.get("steps", f.details.get("step", 0)) or 0) for f in first.findings
+    seen = [int(f.details.get("optimizer_steps", 0) or 0) for f in first.findings
             if f.error in SILENT]
-    return max(seen) + 1 if seen and all(seen) else None
+    return max(seen) + 2 if seen and all(seen) else None
 
 
 def _same(first: Report, result: ChildResult) -> str:

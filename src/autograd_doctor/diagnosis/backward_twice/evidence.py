@@ -22,7 +22,7 @@ from autograd_doctor.capture.frames import frame_info, is_project_file, snapshot
 from autograd_doctor.capture.growth import reaches
 from autograd_doctor.capture.hooks import Failure
 from autograd_doctor.capture.ledger import BackwardRecord, StepRecord
-from autograd_doctor.capture.tracer import MAX_SITE_FRAMES, site_of
+from autograd_doctor.capture.tracer import MAX_SITE_FRAMES, made_at, site_of
 from autograd_doctor.diagnosis.finding import Claim
 from autograd_doctor.edits.operations import Insert, Remedy
 from autograd_doctor.edits.strategies import detach_statement
@@ -514,9 +514,12 @@ def _held_above(failure: Failure, missing: list[Node]) -> dict[Node, list[Sighti
     roots = set(failure.record.roots) if failure.record is not None else set()
     live_frames = [frame_info(f) for f in failure.frames]
     bindings, structures = snapshot(failure.frames, deep=True)
+    # Only what the hot path could not see: a name it sees (`state.mem`, updated since
+    # from the freed value) is judged by the sightings the causes already read.
+    shallow = {(i, b.expression) for i, b in snapshot(failure.frames)[0]}
     out: dict[Node, list[Sighting]] = {}
     for i, b in bindings:
-        if b.kind == "local" or b.node in roots:
+        if b.kind == "local" or b.node in roots or (i, b.expression) in shallow:
             continue
         for entry in missing:
             if b.node is entry or reaches(b.node, entry, hops=2):
@@ -658,23 +661,13 @@ def _kept_past_backward(node: Node, site: FrameInfo | None, name: str) -> bool:
     scope = site.scope if site is not None else None
     if site is None or scope is None:
         return False
-    made = next((f for f in _made_at(node) if f.same_code(site)), None)
+    made = next((f for f in made_at(node) if f.same_code(site)), None)
     if made is None or made.line <= site.line:
         return False
     loops = reading.loops_around(scope, site.line)
     if loops:
         return reading.inside_line(made.line, loops[-1])
     return reading.declares_outer(scope, name)
-
-
-def _made_at(node: Node) -> tuple[FrameInfo, ...]:
-    """Where a replay saw `node` made. A row write (`bank[idx] = v`) gives its tensor a
-    node no op returned, so none was seen made: the value written was, in that statement."""
-    found = site_of(node)
-    if found is None and node_name(node).startswith(("IndexPutBackward", "CopySlices")):
-        found = next((f for child, _ in node.next_functions[1:]
-                      if child is not None and (f := site_of(child))), None)
-    return found or ()
 
 
 def _fresh_each_call(s: Sighting) -> bool:
@@ -1253,7 +1246,6 @@ def updated_within_step(ev: Evidence, suspect: Suspect) -> bool:
                            for f, line in made for file, stmt in stores):
         return False
 
-    made_at = _line_made
     feeds = consumers([*walk(ev.failing.roots, stop=set(ev.stale)), *suspect.entries])
     # What the suspect holds now, to tell its own history from another object's run of the
     # same line (the next layer's copy of the statement).
@@ -1271,19 +1263,19 @@ def updated_within_step(ev: Evidence, suspect: Suspect) -> bool:
         # longer than one run of it has (`s.mem = beta * s.mem + s.syn`, once per time step).
         # Two buffers updated one after the other are two statements.
         again = {n for n in _above(ev, suspect.entries, lambda _: True, feeds)
-                 if made_at(n) == place}
-        out = [p for n in again for p in feeds.get(n, []) if made_at(p) != place]
+                 if _line_made(n) == place}
+        out = [p for n in again for p in feeds.get(n, []) if _line_made(p) != place]
 
         def elsewhere(node: Node, at: tuple[str, int] = place) -> bool:
-            return made_at(node) != at
+            return _line_made(node) != at
 
-        if any(made_at(n) == place and n in own for n in _above(ev, out, elsewhere, feeds)):
+        if any(_line_made(n) == place and n in own for n in _above(ev, out, elsewhere, feeds)):
             return True
         ops = sum(isinstance(n, (ast.BinOp, ast.UnaryOp, ast.Call, ast.Subscript, ast.Compare))
                   for n in ast.walk(stmt))
-        chain = {p for e in suspect.entries for p in feeds.get(e, []) if made_at(p) == place}
+        chain = {p for e in suspect.entries for p in feeds.get(e, []) if _line_made(p) == place}
         for _ in range(ops):
-            chain = {p for n in chain for p in feeds.get(n, []) if made_at(p) == place}
+            chain = {p for n in chain for p in feeds.get(n, []) if _line_made(p) == place}
         if chain:
             return True
     return False

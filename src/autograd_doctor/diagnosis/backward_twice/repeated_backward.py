@@ -91,6 +91,11 @@ def match(ev: Evidence) -> Claim | None:
         if remedy is not None:
             reason = ("the second call backwards the same loss again; remove it (gradients "
                       "are already accumulated)")
+    if remedy is None:
+        remedy = _once_after_loop(ev)
+        if remedy is not None:
+            reason = ("the call sits in a loop that does not compute its loss again, so each "
+                      "iteration backwards the same loss; call it once, after the loop")
     if assigned is None and suspect is not None:
         # Where the loss was made: a `training_step` that computed and backwarded it says
         # more than the trainer loop that received it.
@@ -270,6 +275,35 @@ def _remove_duplicate(ev: Evidence) -> Remedy | None:
         line=stmt.lineno,
         operations=(Delete(frame.file, stmt.lineno, stmt.end_lineno or stmt.lineno),),
     )
+
+
+def _once_after_loop(ev: Evidence) -> Remedy | None:
+    """Both calls ran from one line, in a loop that neither computes the loss again nor
+    steps an optimizer (`total.backward()` indented into the loop over the per-track
+    meters): the call moves after the loop, to run once."""
+    site = ev.failing.site
+    freeing = ev.freeing.site if ev.freeing is not None else None
+    scope = site.scope if site is not None else None
+    stmt = site.statement if site is not None else None
+    if site is None or freeing is None or scope is None or stmt is None or (
+            freeing.file, freeing.line) != (site.file, site.line) or not _plain_backward(stmt):
+        return None
+    loops = reading.loops_around(scope, site.line)
+    target = patterns.backwarded(stmt)
+    if not loops or target is None:
+        return None
+    loop = loops[-1]
+    root = reading.text(target).split(".")[0].split("[")[0]
+    bound = {n.id for n in ast.walk(loop) if isinstance(n, ast.Name)
+             and isinstance(n.ctx, ast.Store)}
+    steps = any(isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute)
+                and n.func.attr in ("step", "zero_grad") for n in ast.walk(loop))
+    if root in bound or steps or loop.end_lineno is None:
+        return None
+    return Remedy("remove-duplicate-backward", "call backward once, after the loop", site.file,
+                  stmt.lineno, (Move(site.file, stmt.lineno, stmt.end_lineno or stmt.lineno,
+                                     loop.end_lineno + 1,
+                                     reading.indent_of(site.file, loop.lineno)),))
 
 
 def _plain_backward(stmt: ast.stmt | None) -> bool:

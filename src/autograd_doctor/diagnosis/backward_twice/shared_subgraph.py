@@ -30,6 +30,7 @@ from autograd_doctor.diagnosis.backward_twice.evidence import (
     stores_of,
 )
 from autograd_doctor.diagnosis.finding import Claim
+from autograd_doctor.edits.forms import detached
 from autograd_doctor.edits.operations import (
     Delete,
     Insert,
@@ -317,7 +318,12 @@ def _detach_input(ev: Evidence, suspect: Suspect, record: BackwardRecord,
     """`.detach()` on the culprit where `record`'s loss reads it (innermost frame first)."""
     entries = set(suspect.entries)
     for i, frame in enumerate(record.frames):
-        names = {b.expression for j, b in record.bindings if j == i and b.node in entries}
+        held = [b for j, b in record.bindings if j == i and b.node in entries]
+        # An element of a tuple read whole (`self.D(*self.fake)`): the tuple, detached
+        # element by element.
+        names = {b.expression: "T" for b in held} | {
+            b.root: record.structures.get((i, b.root), "T") for b in held
+            if b.kind == "container-element" and b.root != b.expression}
         scope = frame.scope
         if scope is None:
             continue
@@ -327,7 +333,8 @@ def _detach_input(ev: Evidence, suspect: Suspect, record: BackwardRecord,
             low = max([start, *last_store])
             reads = [r for r in _input_reads(scope, expr) if low <= r.lineno <= frame.line]
             if reads:
-                ops = tuple(replace_node(frame.file, r, f"{expr}.detach()") for r in reads)
+                ops = tuple(replace_node(frame.file, r, detached(expr, names[expr]))
+                            for r in reads)
                 return Remedy(
                     strategy="detach-input",
                     description=f"use {expr}.detach() in the loss at "

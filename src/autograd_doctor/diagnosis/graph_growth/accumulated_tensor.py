@@ -91,7 +91,9 @@ def _detach_term(store: tuple[str, ast.stmt]) -> Remedy | None:
     if value is None:
         return None
     target = reading.text(reading.targets(stmt)[0])
-    if isinstance(value, ast.IfExp):  # `x = y if x is None else 0.9 * x + 0.1 * y`: all of it
+    if isinstance(value, ast.IfExp) or not isinstance(stmt, ast.AugAssign) and not isinstance(
+            value, ast.BinOp):  # `x = y if x is None else 0.9 * x + 0.1 * y`: all of it, as
+        # is a row written from a blend of old and new (`d[idx] = torch.where(m, new, avg)`)
         return Remedy("detach-on-store", f"keep {target} without the graph", file,
                       stmt.lineno, (replace_node(file, value,
                                                  detached(reading.segment(file, value))),))

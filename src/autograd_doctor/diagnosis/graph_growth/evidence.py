@@ -9,10 +9,11 @@ from __future__ import annotations
 import ast
 from dataclasses import dataclass
 
-from autograd_doctor.capture.growth import Growth
-from autograd_doctor.capture.tracer import site_of
+from autograd_doctor.capture.growth import Growth, reaches
+from autograd_doctor.capture.tracer import made_at
 from autograd_doctor.diagnosis.finding import Claim
 from autograd_doctor.edits.operations import Remedy
+from autograd_doctor.graph.walk import Node, inputs_of, is_accumulator, leaf_of, node_name, walk
 from autograd_doctor.source import patterns, places, reading
 from autograd_doctor.source.files import project_files
 
@@ -20,6 +21,7 @@ from autograd_doctor.source.files import project_files
 LIST = "list"  # a list that gains a tensor with history per step
 RUNNING_TOTAL = "running-total"  # `total += loss`, `ema = 0.9 * ema + 0.1 * x`
 CARRIED = "carried"  # built on its previous value some other way (an RNN state)
+HOPS = 32  # how far below the growing value its previous value is looked for
 
 
 @dataclass
@@ -39,13 +41,18 @@ class GrowthEvidence:
 def gather(growth: Growth) -> GrowthEvidence:
     placement = places.place(growth.frame, growth.expression)
     found = _update(growth, placement) if growth.kind == "chain" else None
-    update = (found[0], found[1]) if found else None
-    storage = LIST if growth.kind == "list" else RUNNING_TOTAL if update else CARRIED
     retained = growth.in_backward and growth.record.retained
     stores = (placement.stores_in_loop or placement.stores) if placement else []
     store = _entry_update(growth, placement) or (
         (placement.file, stores[-1], growth.expression) if placement and stores else
         _made_at(growth) if growth.kind == "chain" else None)
+    if found is None and store is not None and growth.held is not None and \
+            _weighted_recurrence(growth.held) is False:
+        # Written however it is (a row update through `torch.where`), a value whose next
+        # one is plain arithmetic on it, no weight applied, is a running estimate.
+        found = store
+    update = (found[0], found[1]) if found else None
+    storage = LIST if growth.kind == "list" else RUNNING_TOTAL if update else CARRIED
     return GrowthEvidence(growth, retained, storage, update, placement,
                           found[2] if found else growth.expression, store)
 
@@ -86,16 +93,46 @@ def _made_at(g: Growth) -> tuple[str, ast.stmt, str] | None:
     """The replay's record of where the growing value was made, when that statement stores
     it under the same attribute."""
     attribute = g.expression.rsplit(".", 1)[-1]
-    for frame in site_of(g.held) or () if g.held is not None else ():
+    for frame in made_at(g.held) if g.held is not None else ():
         stmt = frame.statement
         if stmt is None:
             continue
         for target in reading.targets(stmt):
+            # `self.difficulty[idx] = ...` writes rows of the tensor held as `difficulty`
+            if isinstance(target, ast.Subscript) and "[" not in g.expression:
+                target = target.value
             text = reading.text(target)
             if text == g.expression or "." in text and "." in g.expression and \
                     text.rsplit(".", 1)[-1] == attribute:
                 return frame.file, stmt, text
     return None
+
+
+def _weighted_recurrence(held: Node) -> bool | None:
+    """Is a weight applied on the way from the growing value back to its previous value
+    (an RNN state, `tanh(W h + U x)`), rather than plain arithmetic on it (a running
+    estimate, however it is written)? None when no previous value is found: the nearest
+    node below of the same operation."""
+    name = node_name(held)
+    frontier, seen, previous = [held], {held}, None
+    for _ in range(HOPS):
+        following = []
+        for node in frontier:
+            for child in inputs_of(node):
+                if child not in seen:
+                    seen.add(child)
+                    following.append(child)
+                    if previous is None and node_name(child) == name:
+                        previous = child
+        if previous is not None or not following:
+            break
+        frontier = following
+    if previous is None:
+        return None
+    below = set(walk([previous]))
+    path = [n for n in walk([held], stop=below) if reaches(n, previous, hops=HOPS)]
+    return any(is_accumulator(c) and bool(getattr(leaf_of(c), "requires_grad", False))
+               for n in path for c in inputs_of(n))
 
 
 def _update(g: Growth, placement: places.Placement | None

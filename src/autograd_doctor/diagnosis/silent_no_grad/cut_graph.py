@@ -161,15 +161,22 @@ def _traced(ev: NoGrad, cut: Crossing) -> Claim:
         if remedy is not None and others:
             remedy = replace(remedy, operations=remedy.operations + tuple(
                 op for r in others for op in r.operations))
-    if remedy is None and cut.kind in ("detach", "data", "leaves-torch"):
-        remedy = keep_in_torch([(f.file, f.scope, f.statement) for f in cut.site
-                                if f.scope is not None and f.statement is not None])
+    # Undone in place, a trip out of torch may still come back through a re-wrap
+    # (`torch.tensor(min(max(a.exp(), lo), hi))`): the whole round trip in torch is the
+    # next thing to try.
+    translated = keep_in_torch([(f.file, f.scope, f.statement) for f in cut.site
+                                if f.scope is not None and f.statement is not None]) \
+        if cut.kind in ("detach", "data", "leaves-torch") else None
+    alternatives = (translated,) if remedy is not None and translated is not None and \
+        cut.kind == "leaves-torch" else ()
+    remedy = remedy or translated
     where = f" at {places.user_path(frame.file)}:{frame.line}" if frame else ""
     why = (f"{summary(ev)}: their output leaves autograd through {_HOW[cut.kind]}{where} "
            f"(`{cut.op}`) on its way to the loss, so backward never reaches them.")
     hint = ("Keep that path in torch and in the graph: no `.detach()`, `.data`, `.item()`, "
             "NumPy or `torch.no_grad()` between these parameters and the loss.")
-    return claim(ev, CATEGORY, why, hint, (frame.file, frame.line) if frame else None, remedy)
+    said = claim(ev, CATEGORY, why, hint, (frame.file, frame.line) if frame else None, remedy)
+    return replace(said, alternatives=alternatives)
 
 
 def _downstream(block: ast.With, first: ast.stmt) -> list[ast.stmt]:

@@ -83,7 +83,7 @@ def gather(observed: Observation) -> NoGrad | None:
     lost = {w.name(k) for k in missing}
     # A module counts as starved when all its parameters are, the ones no optimizer holds
     # included (an optimizer over `student.features` alone starves `student.features`).
-    empty = _empty_modules(list(dict.fromkeys([*names, *w.names.values()])), lost)
+    empty = _empty_modules(list(dict.fromkeys([*names, *w.names.values()])), lost, w.modules)
     # The whole model, or a whole top-level part of it (`model.decoder`), is an alarm; an
     # idle expert deeper down (`model.experts[2]`) is a smaller finding.
     alarm = len(missing) == len(params) or any(
@@ -164,8 +164,11 @@ def module_of(name: str) -> str:
     return "".join(parts[:2]) if parts[0] == "self" and len(parts) > 2 else parts[0]
 
 
-def _empty_modules(names: list[str], missing: set[str]) -> list[str]:
-    """The largest module paths all of whose parameters are missing (`model.decoder`)."""
+def _empty_modules(names: list[str], missing: set[str], modules: set[str] | None = None
+                   ) -> list[str]:
+    """The largest module paths all of whose parameters are missing (`model.decoder`). A
+    path that was seen not to be a module (`distiller`, a plain object holding the student
+    and a connector) names none: the module below it does."""
     prefixes: dict[str, list[str]] = {}
     for n in names:
         if n.startswith("<"):
@@ -173,7 +176,8 @@ def _empty_modules(names: list[str], missing: set[str]) -> list[str]:
         parts = steps(n)
         for i in range(1, len(parts)):
             prefixes.setdefault("".join(parts[:i]), []).append(n)
-    full = [m for m, members in prefixes.items() if all(x in missing for x in members)]
+    full = [m for m, members in prefixes.items() if all(x in missing for x in members)
+            and (not modules or m in modules)]
     return sorted(m for m in full if not any(m.startswith(o) and m[len(o):len(o) + 1] in ".["
                                              for o in full if o != m))
 
@@ -195,6 +199,9 @@ def starved(ev: NoGrad) -> str:
     if len(ev.missing) == ev.total and len(roots) == 1:
         return roots[0]
     tops = [m for m in ev.modules if len(steps(m)) >= 2] or ev.modules
+    named = [m for m in ev.missing if not m.startswith("<")]
+    if not tops and 0 < len(named) <= 3:
+        return ", ".join(named)  # a learnable scalar of the model (`model.log_alpha`)
     return ", ".join(tops) if tops else ", ".join(roots) or "the model"
 
 
@@ -214,7 +221,9 @@ def claim(ev: NoGrad, category: str, why: str, hint: str,
     module = starved(ev)
     file, line = culprit_line if culprit_line else (None, None)
     record = last_backward(ev)
-    kind = "attribute" if "." in module else "local"  # what it is, whatever it is called
+    # What it is, whatever it is called.
+    kind = "parameter" if module.split(", ")[0] in ev.missing else \
+        "attribute" if "." in module else "local"
     if file is not None and line is not None:
         module = _as_written_at(module, file, line)
     last = {steps(m)[-1] for m in module.split(", ")}
