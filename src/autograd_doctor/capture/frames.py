@@ -91,19 +91,22 @@ def snapshot(frames: list[FrameType], deep: bool = False) -> Snapshot:
 
 _KEPT = (list, collections.deque, dict, collections.defaultdict, collections.OrderedDict)
 MAX_HELD = 16  # objects of a list looked into (a list of callbacks, not a dataset)
+# Steps from a frame's locals to a list looked at: `self.callbacks[1].pairs` is three.
+LIST_DEPTH = 3
 
 
-def list_lengths(frames: list[FrameType]) -> dict[tuple[int, str], tuple[int, Any]]:
+def list_lengths(frames: list[FrameType]) -> dict[tuple[int, str], tuple[int, Any, str]]:
     """Sizes of the lists, deques and dicts (in locals, on `self`, or on an object of the
     user's own classes held there: `self.history.losses`) whose newest entry holds a tensor
     with history, directly or in a record (a tuple, a dataclass): one that grows every step
-    keeps every step's graph alive. Each with its size and the graph node of one entry
-    (where a replay can tell the entry was made)."""
-    out: dict[tuple[int, str], tuple[int, Any]] = {}
+    keeps every step's graph alive. Each with its size, the graph node of one entry (where a
+    replay can tell the entry was made) and, for a tuple entry, which of its parts carry
+    history (`(T, ?)`: the first)."""
+    out: dict[tuple[int, str], tuple[int, Any, str]] = {}
     for i, frame in enumerate(frames):
         items = list(frame.f_locals.items())
         seen: set[int] = set()
-        for depth in range(3):
+        for depth in range(LIST_DEPTH + 1):
             deeper: list[tuple[str, Any]] = []
             for name, value in items:
                 if id(value) in seen or name.startswith("__"):
@@ -113,21 +116,21 @@ def list_lengths(frames: list[FrameType]) -> dict[tuple[int, str], tuple[int, An
                     node = next((n for v in _some(value) if (n := _history(v)) is not None),
                                 None)
                     if node is not None:
-                        out[(i, name)] = (len(value), node)
-                    elif depth < 2 and type(value) is list and len(value) <= MAX_HELD:
+                        out[(i, name)] = (len(value), node, _parts(value))
+                    elif depth < LIST_DEPTH and type(value) is list and len(value) <= MAX_HELD:
                         # A list of the user's objects (`callbacks=[LossHistory(), ...]`):
                         # what each of them keeps.
                         deeper += [(f"{name}[{k}]", v) for k, v in enumerate(value)
                                    if user_object(v)]
-                    elif depth < 2 and isinstance(value, dict) and len(value) <= MAX_HELD:
+                    elif depth < LIST_DEPTH and isinstance(value, dict) and len(value) <= MAX_HELD:
                         # Lists kept by name (`outputs = defaultdict(list)`): each of them.
                         deeper += [(f"{name}[{k!r}]", v) for k, v in list(value.items())
                                    if type(v) in (list, collections.deque)]
-                elif depth < 2 and (name == "self" or user_object(value)):
+                elif depth < LIST_DEPTH and (name == "self" or user_object(value)):
                     prefix = "self" if name == "self" else name
                     deeper += [(f"{prefix}.{k}", v) for k, v in
                                list(getattr(value, "__dict__", {}).items())]
-                elif depth < 2 and isinstance(value, FunctionType) and value.__closure__ \
+                elif depth < LIST_DEPTH and isinstance(value, FunctionType) and value.__closure__ \
                         and is_user_file(value.__code__.co_filename):
                     # A closure's own list (`track` appending to `student_probs` made by a
                     # `make_tracker()`), under the name its code gives it.
@@ -155,6 +158,14 @@ def _some(container: Any) -> list[Any]:
     n = len(container)
     picks = {n - 1, n - 2, 0, n // 2, n // 4, 3 * n // 4, n - 3, 1}
     return [container[k] for k in sorted(picks, reverse=True) if 0 <= k < n]
+
+
+def _parts(container: Any) -> str:
+    """`(T, ?)` for a list whose newest entry is a tuple with history in its first part."""
+    newest = container[-1] if isinstance(container, (list, collections.deque)) else None
+    if type(newest) is not tuple or len(newest) > 8:
+        return "T"
+    return "(" + ", ".join("T" if _history(v) is not None else "?" for v in newest) + ")"
 
 
 def _history(value: Any, depth: int = 2) -> Any:

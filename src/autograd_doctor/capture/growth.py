@@ -84,9 +84,11 @@ class GrowthWatch:
         records, _ = ledger.snapshot()
         # Growth is from one training step to the next: compare with the last call of an
         # earlier step (an optimizer step in between), or the last call when nothing steps.
+        # Before any step, `autograd.grad` calls are an inner loop of their own (Langevin
+        # sampling, an attack on the inputs), whose chain ends with the call that runs it.
         previous = [r for r in records if r.order < record.order and r.thread == record.thread
                     and not r.higher_order and (r.steps_before < record.steps_before
-                                                or ledger.steps == 0)]
+                                                or ledger.steps == 0 and record.api != "grad")]
         if not previous:
             return None
         before = max(previous, key=lambda r: r.order)
@@ -129,8 +131,8 @@ class GrowthWatch:
         return None
 
     def _lists(self, record: BackwardRecord, before: BackwardRecord) -> Growth | None:
-        lists: dict[tuple[int, str], tuple[int, Node]] = record.extra.get("lists", {})
-        for (i, name), (length, node) in lists.items():
+        lists: dict[tuple[int, str], tuple[int, Node, str]] = record.extra.get("lists", {})
+        for (i, name), (length, node, parts) in lists.items():
             key = _key(record.frames[i], name)
             seen = self.lengths.setdefault(key, [])
             seen.append(length)
@@ -142,7 +144,7 @@ class GrowthWatch:
             if rising and name not in self.reported and whole not in self.reported:
                 self.reported.update((name, whole))
                 return Growth("list", name, record.frames[i], record, False, list(self.sizes),
-                              length, 0, list(seen), held=node)
+                              length, 0, list(seen), structure=parts, held=node)
         return None
 
 

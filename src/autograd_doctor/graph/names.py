@@ -92,11 +92,19 @@ def _scan_value(expr: str, value: object, kind: str, depth: int, out: list[Bindi
         mapping: Any = value
         if len(mapping) <= limit:
             for key, item in list(mapping.items()):
-                if isinstance(key, (str, int)):
+                # deep: a cache keyed by shape (`_cache[(4, 4, 4)]`) too
+                if isinstance(key, (str, int)) or limit > MAX_CONTAINER and isinstance(
+                        key, tuple) and all(isinstance(k, (str, int)) for k in key):
                     _scan_value(f"{expr}[{key!r}]", item, element, depth - 1, out, root,
                                 limit)
     elif isinstance(value, torch.nn.Module):
         scan_module(expr, value, out)
+        if limit > MAX_CONTAINER:  # deep: a cache kept on the class (`_cache = {}`)
+            for path, sub in list(python_paths(value))[:MAX_MODULES]:
+                for name, item in list(vars(type(sub)).items()):
+                    if not name.startswith("__") and isinstance(item, (dict, *_SEQUENCES)):
+                        _scan_value(f"{expr}{path}.{name}", item, "attribute", depth - 1, out,
+                                    f"{expr}{path}.{name}", limit)
     elif expr == "self" or user_object(value):
         # A Trainer, a dataclass holding state, a hook object: its attributes are where
         # state lives between steps.

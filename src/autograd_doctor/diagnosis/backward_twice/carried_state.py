@@ -18,6 +18,8 @@ from __future__ import annotations
 import ast
 from dataclasses import replace
 
+import torch
+
 from autograd_doctor.diagnosis.backward_twice import RETAIN_GRAPH_CARRIED
 from autograd_doctor.diagnosis.backward_twice.evidence import (
     ACCUMULATED,
@@ -43,6 +45,7 @@ from autograd_doctor.edits.strategies import (
     detach_statement,
     detach_stored,
 )
+from autograd_doctor.graph.objects import resolve
 from autograd_doctor.source import patterns, places, reading
 
 CATEGORY = "carried-state"
@@ -120,6 +123,27 @@ def _local(ev: Evidence, suspect: Suspect) -> Claim | None:
     return replace(said, alternatives=alternatives)
 
 
+def _holds_history(ev: Evidence, written: str) -> bool:
+    """Is `written` (a sibling target of the store, `self.coords[k]`) state with history now,
+    or a suspect already? Read live through the primary suspect's own name for its sibling
+    (`state.coords['A']` beside `state.pair['A']`)."""
+    attribute = _attribute(written)
+    if any(_attribute(s.expression) == attribute for s in ev.suspects):
+        return True
+    primary = ev.primary
+    if primary is None:
+        return False
+    own = _attribute(primary.expression)
+    live = primary.expression.replace(f".{own}", f".{attribute}", 1)
+    value = resolve(live, ev.live_scopes) if live != primary.expression else None
+    return isinstance(value, torch.Tensor) and value.grad_fn is not None
+
+
+def _attribute(expression: str) -> str:
+    """`pair` for `state.pair['A']` and for `self.pair[chain_id]`."""
+    return expression.split("[", 1)[0].rsplit(".", 1)[-1]
+
+
 def _own_structure(suspect: Suspect) -> str:
     """The structure of the value itself: an element's, not its container's."""
     return "T" if suspect.kind == "container-element" else suspect.structure
@@ -189,7 +213,13 @@ def _recurrent_attribute(ev: Evidence, suspect: Suspect) -> Claim | None:
         if not stored:
             return None
         file, store, written = stored[-1]
-        remedy = detach_stored(file, store, [written], suspect.structure)
+        # Every piece of state the statement stores (`self.pair[k], self.coords[k] = p, c`)
+        # is detached there: one left with its graph brings the error back.
+        names = [written] + [w for t in reading.targets(store)
+                             if (w := reading.text(t)) != written and _holds_history(ev, w)]
+        # Stored entry by entry (`self.h_by_city[city] = h`): the entry's own structure.
+        remedy = detach_stored(file, store, names, _own_structure(suspect)
+                               if written.endswith("]") else suspect.structure)
         reset = _reset_each_sequence(ev, suspect) if suspect.cell else None
         if reset is not None:
             remedy, alternatives = reset, (remedy,) if remedy else ()

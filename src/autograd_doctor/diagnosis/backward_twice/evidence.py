@@ -192,8 +192,8 @@ def _gather(failure: Failure) -> Evidence | None:
                                                                   *wholes.values()])))
     # The split value by its name, when it has one (`out`, not the unnamed output of
     # `prior_net(...)` that `base_loc, base_scale = ...chunk(2)` took apart).
-    def seen_live(node: Node) -> bool:
-        return any(s.live for s in sightings.get(node, ()))
+    def seen_live(node: Node) -> bool:  # by a name that holds it, not one it passed through
+        return any(s.live and not _transit(s) for s in sightings.get(node, ()))
 
     held = _held_above(failure, [e for e, w in wholes.items()
                                  if not seen_live(e) and not seen_live(w)])
@@ -564,7 +564,10 @@ def _transit(s: Sighting) -> bool:
     """A local that each iteration binds afresh before reading it (`z = cache.get(i)`): when
     the old value is also held in storage (a cache, an attribute), that name says more."""
     b = s.binding
-    if b.kind != "local":
+    # ... or an entry of a local dict built afresh each iteration (`batch["h0"]`)
+    fresh_entry = b.kind == "container-element" and b.owner is None and not any(
+        c in b.root for c in ".[")
+    if b.kind != "local" and not fresh_entry:
         return False
     scope = reading.scope_of(s.frame.file, s.frame.function, s.frame.first_line)
     if scope is None:
@@ -909,6 +912,9 @@ def stores_of(ev: Evidence, suspect: Suspect
     if owner is not None:
         candidates.append(owner)
     local_expr = "self." + expr.rsplit(".", 1)[1] if "." in expr else expr
+    # State kept on the class itself is written through its name (`Anchors._cache[k] = v`).
+    spelled = {local_expr} | ({f"{owner[1].name}.{expr.rsplit('.', 1)[1]}"}
+                              if owner is not None and "." in expr else set())
     found: list[tuple[str, reading.Scope, ast.stmt, str]] = []
     # An entry of a container kept between calls (`self.states['doc0']`) is stored under
     # the key as the code writes it (`self.states[doc_id] = ...`).
@@ -923,9 +929,10 @@ def stores_of(ev: Evidence, suspect: Suspect
         for node in ast.walk(scope):
             if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Module)):
                 continue
-            for e in dict.fromkeys((expr, local_expr)):
+            for e in dict.fromkeys((expr, *sorted(spelled))):
                 found += [(file, node, stmt, e) for stmt in reading.stores(node, e)]
-            for r in roots:
+            for r in roots | (spelled if suspect.kind == "attribute" and suspect.structure[
+                    :1] in "{[(" else set()):
                 found += [(file, node, stmt, kept)
                           for stmt, _ in reading.container_stores(node, r)
                           for t in reading.targets(stmt) if isinstance(t, ast.Subscript)
@@ -1092,8 +1099,10 @@ def detach_where_handed_in(ev: Evidence, suspect: Suspect) -> Remedy | None:
     # Elements of one container handed in whole (`model(x, state)` updating `state[name]`)
     # carry the container's structure: the container is detached once, as a whole.
     pieces = list(dict.fromkeys(
-        (root, s.structure) if s.kind == "container-element" and s.structure[:1] in "{[("
-        else (s.expression, s.structure) for s, root in zip(carried, roots)))
+        (s.sightings[0].binding.root, s.structure) if s.kind == "container-element"
+        and s.structure[:1] in "{[(" else (s.expression, s.structure) for s in carried))
+    if any(expression == "self" for expression, _ in pieces):
+        return None  # the object running the loop is not a state to detach
     statements = [detach_statement(scope, expression, structure)
                   for expression, structure in pieces]
     names = " and ".join(expression for expression, _ in pieces)

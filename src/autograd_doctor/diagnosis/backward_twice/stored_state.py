@@ -110,7 +110,7 @@ def match(ev: Evidence) -> Claim | None:
     )
     said = claim(ev, CATEGORY, why, hint, suspect, assigned, remedy,
                  expression=_as_stored(site) if site and suspect.kind == "container-element"
-                 else None)
+                 else _class_spelled(site, suspect) if site else None)
     # State that also carries gradients within a step (handed to the model, updated in its
     # forward) cannot be stored detached; cut it where each step starts instead.
     boundary = detach_where_handed_in(ev, suspect)
@@ -254,6 +254,18 @@ def _as_stored(site: tuple[str, ast.stmt, ast.expr]) -> str:
     return reading.segment(file, target)
 
 
+def _class_spelled(site: tuple[str, ast.stmt, ast.expr], suspect: Suspect) -> str | None:
+    """A container on the class written through its name (`Anchors._cache[key] = v` for
+    what the loop reaches as `model.anchors._cache`): the name the class writes."""
+    attribute = suspect.expression.rsplit(".", 1)[-1]
+    for target in reading.targets(site[1]):
+        if isinstance(target, ast.Subscript) and isinstance(target.value, ast.Attribute) \
+                and target.value.attr == attribute and not reading.text(
+                    target.value).startswith("self."):
+            return reading.text(target.value)
+    return None
+
+
 def _store_site(ev: Evidence, suspect: Suspect) -> tuple[str, ast.stmt, ast.expr] | None:
     """The statement that put the value with history where it was found."""
     binding = suspect.sightings[0].binding
@@ -266,6 +278,8 @@ def _store_site(ev: Evidence, suspect: Suspect) -> tuple[str, ast.stmt, ast.expr
         owner = owner_class(expr, suspect, ev.live_scopes)
         if owner is not None:
             scopes.append((owner[0], owner[1], "self." + expr.rsplit(".", 1)[1]))
+            # kept on the class itself, written through its name (`Anchors._cache[k] = v`)
+            scopes.append((owner[0], owner[1], f"{owner[1].name}.{expr.rsplit('.', 1)[1]}"))
     tree = reading.parse(suspect.frame.file)
     if tree is not None and suspect.kind in ("global", "container-element"):
         scopes.append((suspect.frame.file, tree, expr))
@@ -307,9 +321,13 @@ def _stored_part(value: ast.expr, suspect: Suspect) -> ast.expr:
 
 def _detach_on_store(site: tuple[str, ast.stmt, ast.expr], suspect: Suspect) -> Remedy:
     file, stmt, value = site
-    structure = suspect.structure if suspect.kind != "container-element" else "T"
-    ops: tuple[Operation, ...]
     targets = reading.targets(stmt)
+    # An entry written into the container (`cache[k] = v`, `bank.append(v)`) is one
+    # element, whatever the container holds as a whole.
+    entry = any(isinstance(t, ast.Subscript) for t in targets) or not targets
+    structure = suspect.structure if suspect.kind != "container-element" and not entry \
+        else "T"
+    ops: tuple[Operation, ...]
     if isinstance(stmt, ast.Assign) and len(targets) > 1 and not isinstance(
             stmt.targets[0], ast.Subscript):
         # `out, self.h = f(x)`: detach the stored name right after the statement.

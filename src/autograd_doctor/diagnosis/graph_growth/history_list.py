@@ -134,7 +134,13 @@ def _with_history(g: Growth, value: ast.expr) -> list[ast.expr]:
         return [value]
     made = {reading.text(t) for f in site_of(g.held) or () if g.held is not None
             and f.statement is not None for t in reading.targets(f.statement)}
-    return [e for e in value.elts if reading.text(e) in made]
+    named = [e for e in value.elts if reading.text(e) in made]
+    if named:
+        return named
+    # Which parts of the newest entry carried history, as the watch saw them (`(T, ?)`).
+    parts = g.structure[1:-1].split(", ") if g.structure.startswith("(") else []
+    return [e for e, p in zip(value.elts, parts) if p == "T"] if len(parts) == len(
+        value.elts) else []
 
 
 def _made_there(g: Growth, attribute: str) -> tuple[str, ast.stmt, ast.expr, str] | None:
