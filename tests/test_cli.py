@@ -48,6 +48,17 @@ def test_no_command_and_bad_options_exit_2() -> None:
     assert bad.returncode == 2 and "invalid choice" in bad.stderr
 
 
+def test_a_reader_that_stops_early_is_not_an_internal_error() -> None:
+    # `autograd-doctor rule AGD101 | head -1`: the pipe closes before the text is written.
+    proc = subprocess.Popen([*ENTRY_POINTS[1], "rule", "AGD101"], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+    assert proc.stdout is not None and proc.stderr is not None
+    proc.stdout.close()
+    err = proc.stderr.read()
+    assert proc.wait(timeout=120) == 0
+    assert "internal error" not in err and "Traceback" not in err
+
+
 def test_missing_script_is_an_error_with_exit_2(tmp_path: Path) -> None:
     out = cli("run", "--format", "json", "nope.py", cwd=tmp_path)
     assert out.returncode == 2

@@ -6,7 +6,6 @@ from __future__ import annotations
 import gc
 import threading
 import weakref
-from collections.abc import Iterator
 
 import pytest
 import torch
@@ -166,34 +165,33 @@ def test_watching_keeps_neither_optimizers_nor_step_locals_alive() -> None:
         assert [r() for r in refs] == [None, None, None]
 
 
-def generator_anchor_loop() -> None:
+def default_cache_loop() -> None:
     torch.manual_seed(0)
     encoder, model = nn.Linear(4, 4), nn.Linear(4, 1)
     opt = torch.optim.SGD([*encoder.parameters(), *model.parameters()], lr=0.1)
 
-    def targets() -> Iterator[torch.Tensor]:
-        anchor = encoder(torch.ones(1, 4))
-        while True:
-            yield anchor.sum(1)
+    def target(cache: dict[str, torch.Tensor] = {}) -> torch.Tensor:  # noqa: B006
+        if "anchor" not in cache:
+            cache["anchor"] = encoder(torch.ones(1, 4))
+        return cache["anchor"].sum(1)
 
-    stream = targets()
     for _ in range(3):
-        loss = (model(torch.randn(8, 4)) - next(stream)).pow(2).mean()
+        loss = (model(torch.randn(8, 4)) - target()).pow(2).mean()
         opt.zero_grad()
         loss.backward()
         opt.step()
 
 
 def test_replay_of_a_callable_places_what_the_first_run_could_not() -> None:
-    # The stale tensor lives in a suspended generator: no frame the first run looks at holds
-    # it. The traced replay knows where it was made.
+    # The stale tensor lives in a function's mutable default argument: no frame the first
+    # run looks at holds it. The traced replay knows where it was stored.
     with autograd_doctor.watch(notes=False) as doctor, pytest.raises(RuntimeError):
-        generator_anchor_loop()
+        default_cache_loop()
     first = list(doctor.findings)
     assert first[0].culprit is None
-    found = autograd_doctor.replay(generator_anchor_loop)
+    found = autograd_doctor.replay(default_cache_loop)
     assert found[0].error == "backward-twice"
-    assert found[0].culprit is not None and found[0].culprit.expression == "anchor"
+    assert found[0].culprit is not None and found[0].culprit.expression == 'cache["anchor"]'
     assert hooks.originals_restored()
 
 

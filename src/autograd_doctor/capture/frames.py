@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import collections
+import gc
 import itertools
 import sys
-from types import FrameType, FunctionType
+from types import FrameType, FunctionType, GeneratorType
 from typing import Any
 
 import torch
@@ -16,7 +17,7 @@ from autograd_doctor.source.files import TORCH_DIR, is_own_file, is_project_file
 from autograd_doctor.source.places import FrameInfo
 
 __all__ = ["TORCH_DIR", "is_own_file", "is_project_file", "is_user_file", "frame_info",
-           "user_frames",
+           "user_frames", "suspended_frames",
            "scopes_of", "live_scopes", "snapshot", "list_lengths"]
 
 # Frames looked at per backward call: enough for train() -> Trainer.fit() -> step() -> helper.
@@ -37,6 +38,15 @@ def user_frames(start: FrameType | None, limit: int = MAX_FRAMES) -> list[FrameT
             break
         frame = frame.f_back
     return out
+
+
+def suspended_frames() -> list[FrameType]:
+    """Frames of the user's generators paused at a `yield` (a data feeder that keeps a
+    hidden state between batches): on no stack, so read after a failure only (this walks
+    every object the collector tracks)."""
+    return [g.gi_frame for g in gc.get_objects() if type(g) is GeneratorType
+            and g.gi_frame is not None and not g.gi_running
+            and is_user_file(g.gi_code.co_filename)]
 
 
 def frame_info(frame: FrameType) -> FrameInfo:

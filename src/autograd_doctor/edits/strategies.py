@@ -370,8 +370,13 @@ def move_out_of_no_grad(file: str, block: ast.With, chain: Sequence[ast.stmt]) -
         last = reading.lines(file)[end - 1].rstrip("\n")
         ops = [Replace(file, block.lineno, 0, end, len(last), text.rstrip("\n"))]
     else:
-        ops = [Move(file, s.lineno, s.end_lineno or s.lineno, block.lineno, indent)
-               for s in chain]
+        # Before the block, unless they read what the block computes (`feats` from the
+        # frozen encoder): then after it.
+        kept = [s for s in block.body if s not in chain]
+        made = {reading.text(t) for s in kept for t in reading.targets(s)}
+        after = any(made & reading.names_in(s) for s in chain)
+        to = (block.end_lineno or block.lineno) + 1 if after else block.lineno
+        ops = [Move(file, s.lineno, s.end_lineno or s.lineno, to, indent) for s in chain]
     names = ", ".join(sorted({reading.text(t) for s in chain for t in reading.targets(s)}))
     whole = len(chain) == len(block.body)
     description = (f"remove the `{reading.line_text(file, block.lineno)}` block (all of it "

@@ -175,6 +175,11 @@ def main(argv: list[str] | None = None) -> int:
         if options.command == "rule":
             return rule_doc(options.category)
         return show(options)
+    except BrokenPipeError:
+        # The reader went away (`autograd-doctor rule AGD101 | head`): not our error. Point
+        # stdout at nothing so the interpreter's final flush does not complain either.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
     except Exception as exc:  # noqa: BLE001 - our own bug: one line, never the user's traceback
         print(f"autograd-doctor: internal error ({type(exc).__name__}: {exc}); "
               "this is an autograd-doctor problem, please report it", file=sys.stderr)

@@ -56,7 +56,13 @@ def _cuts_at(facts: f.FileFacts, scope: ast.AST, body: list[ast.stmt],
                  for i in live_ids if i in live.by_id
                  and not f.under_no_grad(scope, live.by_id[i])
                  for c in f.live_nodes(f.value_of(live.by_id[i])))
-    learning = bool(alive) or handed or f.makes_history(facts, back.target)
+    # A value the function was handed (`log_prob` passed to `learn()`) may carry history
+    # from a model this scope never sees: nothing says the loss has none.
+    outside = set(reading.parameters(scope)) - {"self", "cls"}
+    handed_in = bool(outside & (f.live_names(back.target) | {
+        n for i in live_ids if i in live.by_id
+        for n in f.live_names(f.value_of(live.by_id[i]))}))
+    learning = bool(alive) or handed or handed_in or f.makes_history(facts, back.target)
     chain = [full.by_id[i] for i in full_ids if i in full.by_id]
     switched = switched_on(body)
     regrad = any(regrad_expr(s) or {reading.text(x) for x in reading.targets(s)} & switched

@@ -600,6 +600,19 @@ def backwards(node: ast.AST) -> list[Backward]:
     return sorted(found, key=lambda b: (b.call.lineno, b.call.col_offset))
 
 
+def _stops_at(back: Backward) -> set[str]:
+    """The inputs an `autograd.grad` call differentiates with respect to (as written)."""
+    call = back.call
+    if not reading.text(call.func).endswith("autograd.grad"):
+        return set()
+    inputs = call.args[1] if len(call.args) > 1 else next(
+        (k.value for k in call.keywords if k.arg == "inputs"), None)
+    if inputs is None:
+        return set()
+    parts = inputs.elts if isinstance(inputs, (ast.Tuple, ast.List)) else [inputs]
+    return {reading.text(p) for p in parts}
+
+
 def _retains(call: ast.Call) -> bool:
     for keyword in call.keywords:
         if keyword.arg in ("retain_graph", "create_graph") and not (
@@ -946,7 +959,10 @@ def stored(stmt: ast.stmt) -> tuple[str, ast.expr] | None:
 
 
 def reaches(body: list[ast.stmt], stmt: ast.stmt, back: Backward) -> bool:
-    """Does the backward call reach what `stmt` stored, this iteration or from the last?"""
+    """Does the backward call reach what `stmt` stored, this iteration or from the last?
+    `autograd.grad(f(x), x)` stops at `x`: what made `x` is not reached."""
+    if _stops_at(back) & {reading.text(t) for t in reading.targets(stmt)}:
+        return False
     if id(stmt) in flow(body, until=back.call).of(back.target):
         return True
     return id(stmt) in flow(body, until=back.call, start=flow(body)).of(back.target)

@@ -120,13 +120,17 @@ def accumulates(stmt: ast.stmt, expression: str) -> bool:
     if isinstance(stmt, ast.AugAssign):
         return isinstance(stmt.op, (ast.Add, ast.Sub)) and reading.text(stmt.target) == expression
     if isinstance(stmt, ast.Assign) and isinstance(stmt.value, ast.BinOp):
-        return expression in (reading.text(t) for t in _summands(stmt.value))
+        value = stmt.value
+        if isinstance(value.op, ast.Sub):
+            return expression in (reading.text(value.left), reading.text(value.right))
+        return expression in (reading.text(t) for t in _summands(value))
     return False
 
 
 def _summands(value: ast.expr) -> list[ast.expr]:
-    """The terms of a sum as written (`loss + a + b` is `(loss + a) + b`: loss, a, b)."""
-    if isinstance(value, ast.BinOp) and isinstance(value.op, (ast.Add, ast.Sub)):
+    """The terms of a sum as written (`loss + a + b` is `(loss + a) + b`: loss, a, b). A
+    difference inside is one term (`x - lr * g + noise` steps `x`, it sums nothing)."""
+    if isinstance(value, ast.BinOp) and isinstance(value.op, ast.Add):
         return [*_summands(value.left), value.right]
     return [value]
 
@@ -325,6 +329,15 @@ class _InTorch(ast.NodeTransformer):
         constant = isinstance(func, ast.Attribute) and func.attr not in _BUILDERS and not {
             n.id for a in [*node.args, *(k.value for k in node.keywords)]
             for n in ast.walk(a) if isinstance(n, ast.Name)} - {*NUMPY, "math"}
+        bound = next((i for i, a in enumerate(node.args) if _literal(a)), None) \
+            if len(node.args) == 2 and not node.keywords else None
+        if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) \
+                and func.value.id in NUMPY and func.attr in ("maximum", "minimum") \
+                and bound is not None and not constant:
+            # `np.maximum(x, 0.0)`: torch.maximum takes tensors only; a number is a clamp.
+            side = "min" if func.attr == "maximum" else "max"
+            return ast.Call(ast.Attribute(ast.Name("torch", ast.Load()), "clamp", ast.Load()),
+                            [node.args[1 - bound]], [ast.keyword(side, node.args[bound])])
         if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) \
                 and func.value.id in NUMPY and func.attr in NUMPY_IN_TORCH and not constant:
             node.func = ast.Attribute(ast.Name("torch", ast.Load()),

@@ -56,6 +56,14 @@ def frame_location(frame: FrameInfo | None) -> Location | None:
     return location(frame.file, frame.line) if frame else None
 
 
+def kind_of(expression: str) -> str:
+    """The culprit kind an expression's shape says: `cache["h"]` an element, `self.h` and
+    `params.rho` attributes, `h` a local."""
+    if expression.endswith("]"):
+        return "container-element"
+    return "attribute" if "." in expression else "local"
+
+
 def culprit(expression: str, kind: str, file: str | None, line: int | None,
             role: str = "assigned") -> Culprit:
     if file is None or line is None:

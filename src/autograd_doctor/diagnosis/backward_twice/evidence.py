@@ -18,7 +18,7 @@ from typing import Any
 
 import torch
 
-from autograd_doctor.capture.frames import frame_info, is_project_file, snapshot
+from autograd_doctor.capture.frames import frame_info, is_project_file, snapshot, suspended_frames
 from autograd_doctor.capture.growth import reaches
 from autograd_doctor.capture.hooks import Failure
 from autograd_doctor.capture.ledger import BackwardRecord, StepRecord
@@ -514,18 +514,37 @@ def _held_above(failure: Failure, missing: list[Node]) -> dict[Node, list[Sighti
     roots = set(failure.record.roots) if failure.record is not None else set()
     live_frames = [frame_info(f) for f in failure.frames]
     bindings, structures = snapshot(failure.frames, deep=True)
+    # A generator paused at its `yield` keeps its locals between batches (a window feeder
+    # carrying the hidden state): its frame is on no stack, but its state is as live.
+    paused = [f for f in suspended_frames() if f not in failure.frames]
+    if paused:
+        extra, extra_structures = snapshot(paused)
+        base = len(failure.frames)
+        bindings += tuple((base + i, b) for i, b in extra)
+        structures = {**structures, **{(base + i, r): v for (i, r), v in
+                                       extra_structures.items()}}
+        live_frames += [frame_info(f) for f in paused]
     # Only what the hot path could not see: a name it sees (`state.mem`, updated since
     # from the freed value) is judged by the sightings the causes already read.
     shallow = {(i, b.expression) for i, b in snapshot(failure.frames)[0]}
-    out: dict[Node, list[Sighting]] = {}
+    near: dict[Node, list[tuple[int, Sighting]]] = {}
     for i, b in bindings:
-        if b.kind == "local" or b.node in roots or (i, b.expression) in shallow:
+        generator = i >= len(failure.frames)
+        if b.kind == "local" and not generator or b.node in roots or (
+                i, b.expression) in shallow:
             continue
         for entry in missing:
-            if b.node is entry or reaches(b.node, entry, hops=2):
-                out.setdefault(entry, []).append(Sighting(
-                    b, b.owner or live_frames[i], True, None, structures.get((i, b.root), "T")))
-    return out
+            hops = 0 if b.node is entry else next(
+                (h for h in (1, 2) if reaches(b.node, entry, hops=h)), None)
+            sighting = Sighting(b, b.owner or live_frames[i], True, None,
+                                structures.get((i, b.root), "T"))
+            # A generator's local bound afresh before it is read (`logits` it yields) is
+            # this step's; the state is what it reads back (`hidden`).
+            if hops is not None and not (generator and _transit(sighting)):
+                near.setdefault(entry, []).append((hops, sighting))
+    # The nearest holders only: the state itself, not what this step computed from it.
+    return {e: [s for h, s in found if h == min(h for h, _ in found)]
+            for e, found in near.items()}
 
 
 def _kind(s: Sighting) -> str:

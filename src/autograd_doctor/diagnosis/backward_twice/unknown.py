@@ -17,8 +17,9 @@ CULPRIT_LINE = None
 FALLBACK = True
 FIX = None  # nothing known to change
 
-# The anchor lives in a suspended generator's frame: no frame, record or object the
-# first run looks at holds it under a name, so no cause can be placed (a replay can).
+# The anchor lives in a function's mutable default argument: no frame, record or object the
+# first run looks at holds it under a name, so no cause can be placed (a replay can: it saw
+# the statement that stored it).
 BROKEN = """\
 import torch
 import torch.nn as nn
@@ -28,22 +29,20 @@ encoder, model = nn.Linear(4, 4), nn.Linear(4, 1)
 opt = torch.optim.SGD([*encoder.parameters(), *model.parameters()], lr=0.1)
 
 
-def targets():
-    anchor = encoder(torch.ones(1, 4))
-    while True:
-        yield anchor.sum(1)
+def target(cache={}):
+    if "anchor" not in cache:
+        cache["anchor"] = encoder(torch.ones(1, 4))
+    return cache["anchor"].sum(1)
 
 
-stream = targets()
 for step in range(3):
-    loss = (model(torch.randn(8, 4)) - next(stream)).pow(2).mean()
+    loss = (model(torch.randn(8, 4)) - target()).pow(2).mean()
     opt.zero_grad()
     loss.backward()
     opt.step()
 """
 
-FIXED = BROKEN.replace("    anchor = encoder(torch.ones(1, 4))\n    while True:\n",
-                       "    while True:\n        anchor = encoder(torch.ones(1, 4))\n")
+FIXED = BROKEN.replace("    if \"anchor\" not in cache:\n        cache", "    cache")
 
 
 def match(ev: Evidence) -> Claim | None:

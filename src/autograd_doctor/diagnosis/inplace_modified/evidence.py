@@ -121,7 +121,7 @@ def gather(failure: Failure) -> Inplace | None:
         if best is not None and best.how != "module" and ev.kind != "parameter":
             # The statement that wrote it names it better than another tensor that happens
             # to have the same shape and version.
-            ev.name, ev.kind = best.target, "local"
+            ev.name, ev.kind = best.target, places.kind_of(best.target)
         if best is not None:
             ev.writer_kind = (MODULE if best.how in ("module", "keyword") else
                               LIBRARY if best.how == "library" else STATEMENT)

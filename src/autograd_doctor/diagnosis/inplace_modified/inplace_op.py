@@ -86,8 +86,7 @@ def match(ev: Inplace) -> Claim | None:
     hint = ("Use the out-of-place form so the saved value stays intact. Writing through "
             "`.data` instead would hide the error and give wrong gradients.")
     parameter = ev.kind == "parameter" and not misnamed
-    kind = "parameter" if parameter else \
-        "attribute" if write.target.startswith("self.") else "local"
+    kind = "parameter" if parameter else places.kind_of(write.target)
     # A parameter cannot be rebound to a computed tensor (`w = w / n` raises on a module's
     # Parameter): an out-of-place rewrite is no fix for it.
     remedy = _write_before_read(write) if parameter else _out_of_place(write)

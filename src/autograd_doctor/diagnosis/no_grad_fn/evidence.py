@@ -545,16 +545,10 @@ def _with_dependencies(cut: Cut, block: ast.With) -> list[ast.stmt]:
 def claim(cut: Cut, category: str, why: str, hint: str, remedy: Remedy | None,
           cut_file: str, cut_line: int, alternatives: tuple[Remedy, ...] = ()) -> Claim:
     return Claim(category, why, hint,
-                 places.culprit(cut.name, _kind(cut.name),
+                 places.culprit(cut.name, places.kind_of(cut.name),
                                 cut.file, cut.stmt.lineno),
                  places.frame_location(cut.failing.site), None,
                  {"cut": places.location(cut_file, cut_line).to_dict()}, remedy, alternatives)
-
-
-def _kind(name: str) -> str:
-    if name.endswith("]"):
-        return "container-element"
-    return "attribute" if "." in name else "local"
 
 
 def where(file: str, line: int) -> str:

@@ -62,12 +62,16 @@ FIXED = BROKEN.replace(
 def match(cut: Cut) -> Claim | None:
     at = cut.points.get(NO_GRAD_BLOCK)
     switch = cut.points.get(NO_GRAD_SWITCH)
+    block_file = cut.cut_file
+    if at is None and isinstance(switch, ast.With):
+        # `with torch.set_grad_enabled(cfg.flag):`, off in this run: a block
+        at, block_file = switch, cut.decorator_file or cut.cut_file
     remedy: Remedy | None
     if isinstance(at, ast.With):
-        cut_file, cut_line = cut.cut_file, at.lineno
+        cut_file, cut_line = block_file, at.lineno
         block = f"the `{reading.line_text(cut_file, at.lineno)}` block at " \
                 f"{where(cut_file, at.lineno)}"
-        remedy = _move_out(cut, at)
+        remedy = _move_out(cut, at, block_file)
     elif isinstance(switch, ast.stmt):
         cut_file, cut_line = cut.decorator_file, switch.lineno
         block = (f"grad mode switched off at {where(cut_file, cut_line)} "
@@ -90,8 +94,14 @@ def match(cut: Cut) -> Claim | None:
     return claim(cut, CATEGORY, why, hint, remedy, cut_file, cut_line)
 
 
-def _move_out(cut: Cut, block: ast.With) -> Remedy:
-    return move_out_of_no_grad(cut.cut_file, block, cut.chain)
+def _move_out(cut: Cut, block: ast.With, file: str) -> Remedy:
+    """The loss's statements in the block move out; when the cut happened deeper (in a
+    decoder's forward called from the block), the block's own statement that made the call."""
+    chain = [s for s in cut.chain if reading.inside(s, block) and s is not block]
+    if not chain:
+        chain = [f.statement for f in cut.stack if f.file == file and f.statement is not None
+                 and f.statement is not block and reading.inside(f.statement, block)][:1]
+    return move_out_of_no_grad(file, block, chain or cut.chain)
 
 
 def _scoped(file: str, switch: ast.stmt) -> Remedy | None:
