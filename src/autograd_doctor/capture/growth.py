@@ -135,7 +135,9 @@ class GrowthWatch:
         for (i, name), (length, node, parts) in lists.items():
             key = _key(record.frames[i], name)
             seen = self.lengths.setdefault(key, [])
-            seen.append(length)
+            if not seen or length != seen[-1]:
+                # Two backward calls in one step see the same length: one step, one look.
+                seen.append(length)
             rising = len(seen) > IN_A_ROW and all(
                 a < b for a, b in zip(seen[-IN_A_ROW - 1:], seen[-IN_A_ROW:]))
             # Lists kept by name in one dict (`outputs['loss']`, `outputs['emb']`) are one

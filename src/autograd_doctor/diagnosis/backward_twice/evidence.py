@@ -913,10 +913,39 @@ def root_suspect(ev: Evidence) -> Suspect | None:
 
 
 def backward_reads(ev: Evidence, expression: str) -> bool:
-    """Is `expression` itself what the failing backward call is made on?"""
+    """Is `expression` itself what the failing backward call is made on, or a copy of it
+    only scaled by numbers (`loss = state.total / len(TICKERS)`, then `loss.backward()`)?"""
     site = ev.failing.site
     stmt = site.statement if site else None
-    return stmt is not None and expression in reading.names_in(stmt)
+    if stmt is None:
+        return False
+    if expression in reading.names_in(stmt):
+        return True
+    target = patterns.backwarded(stmt)
+    scope = site.scope if site is not None else None
+    if not isinstance(target, ast.Name) or scope is None:
+        return False
+    stores = [st for st in reading.stores(scope, target.id) if st.lineno < stmt.lineno]
+    value = reading.value_span(stores[-1]) if stores else None
+    return value is not None and _scaled(value, expression)
+
+
+def _scaled(value: ast.expr, expression: str) -> bool:
+    """`expression` times, divided by, plus or minus plain numbers (constants, upper-case
+    names, `len(...)`), and nothing else."""
+    if reading.text(value) == expression:
+        return True
+    if isinstance(value, ast.BinOp) and isinstance(value.op, (ast.Div, ast.Mult, ast.Add,
+                                                              ast.Sub)):
+        sides = (value.left, value.right)
+        return any(_scaled(v, expression) for v in sides) and all(
+            _scaled(v, expression) or _number(v) for v in sides)
+    return False
+
+
+def _number(node: ast.expr) -> bool:
+    return isinstance(node, ast.Constant) or isinstance(node, ast.Name) and node.id.isupper() \
+        or isinstance(node, ast.Call) and reading.text(node.func) in ("len", "float", "int")
 
 
 def stores_of(ev: Evidence, suspect: Suspect

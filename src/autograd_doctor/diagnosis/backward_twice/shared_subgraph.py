@@ -304,10 +304,11 @@ def _assigned(ev: Evidence, suspect: Suspect) -> tuple[str, int] | None:
     stores = [s for s in placement.stores if s.lineno <= placement.line] if placement else []
     if placement is not None and stores:
         return placement.file, stores[-1].lineno
-    if suspect.kind != "attribute":
+    if suspect.kind not in ("attribute", "container-element"):
         return None
-    # An attribute set elsewhere (a forward hook's `self.features = output`): the one store
-    # of a computed value its class makes.
+    # An attribute (or an entry of one) set elsewhere (a forward hook's `self.features =
+    # output`, a step's `self.buffers["fake"] = fake`): the one store of a computed value
+    # its class makes.
     computed = {(f, st.lineno) for f, _, st, _ in stores_of(ev, suspect)
                 if not isinstance(reading.value_span(st), ast.Constant)}
     return computed.pop() if len(computed) == 1 else None
@@ -333,8 +334,8 @@ def _detach_input(ev: Evidence, suspect: Suspect, record: BackwardRecord,
             low = max([start, *last_store])
             reads = [r for r in _input_reads(scope, expr) if low <= r.lineno <= frame.line]
             if reads:
-                ops = tuple(replace_node(frame.file, r, detached(expr, names[expr]))
-                            for r in reads)
+                ops = tuple(replace_node(frame.file, r, detached(
+                    reading.segment(frame.file, r), names[expr])) for r in reads)
                 return Remedy(
                     strategy="detach-input",
                     description=f"use {expr}.detach() in the loss at "
