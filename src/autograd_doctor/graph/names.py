@@ -79,6 +79,7 @@ def _scan_value(expr: str, value: object, kind: str, depth: int, out: list[Bindi
         return
     if depth <= 0:
         return
+    deep = limit > MAX_CONTAINER  # after a failure: what the hot path never reads
     element = "container-element"
     if type(value) in _SEQUENCES:
         seq: Any = value
@@ -93,13 +94,13 @@ def _scan_value(expr: str, value: object, kind: str, depth: int, out: list[Bindi
         if len(mapping) <= limit:
             for key, item in list(mapping.items()):
                 # deep: a cache keyed by shape (`_cache[(4, 4, 4)]`) too
-                if isinstance(key, (str, int)) or limit > MAX_CONTAINER and isinstance(
+                if isinstance(key, (str, int)) or deep and isinstance(
                         key, tuple) and all(isinstance(k, (str, int)) for k in key):
                     _scan_value(f"{expr}[{key!r}]", item, element, depth - 1, out, root,
                                 limit)
     elif isinstance(value, torch.nn.Module):
         scan_module(expr, value, out)
-        if limit > MAX_CONTAINER:  # deep: a cache kept on the class (`_cache = {}`)
+        if deep:  # a cache kept on the class (`_cache = {}`)
             for path, sub in list(python_paths(value))[:MAX_MODULES]:
                 for name, item in list(vars(type(sub)).items()):
                     if not name.startswith("__") and isinstance(item, (dict, *_SEQUENCES)):
@@ -109,7 +110,7 @@ def _scan_value(expr: str, value: object, kind: str, depth: int, out: list[Bindi
         # A Trainer, a dataclass holding state, a hook object: its attributes are where
         # state lives between steps.
         attributes = dict(getattr(value, "__dict__", {}))
-        if limit > MAX_CONTAINER:  # deep: state kept on the class (`cache = {}` in its body)
+        if deep:  # state kept on the class (`cache = {}` in its body)
             attributes = {**{k: v for k, v in vars(type(value)).items()
                              if isinstance(v, (torch.Tensor, dict, *_SEQUENCES))}, **attributes}
         for name, item in list(attributes.items()):
