@@ -204,7 +204,13 @@ def _cut_from(failure: Failure, crossing: Crossing, on_path: list[Site],
     here = failing.site
     received = next((f for f in assigning if here is not None and f.same_code(here)),
                     assigning[-1] if assigning else None)
-    if crossing.kind == "non-differentiable":
+    switched_off = crossing.kind == "no-grad" and bool(crossing.grad_off) and not any(
+        _decorators(f) or any(any(patterns.is_no_grad(i.context_expr) for i in b.items)
+                              for b in reading.blocks_around(f.scope, f.line))
+        for f in crossing.site if f.scope is not None)
+    if crossing.kind == "non-differentiable" or switched_off:
+        # Grad mode left off by a switch elsewhere: the whole forward lost its graph, and the
+        # value that did is the model's output where the loss was computed from it.
         # A hard decision (a spike, an argmax) made deep in a model or a decoder: the value
         # that lost its gradient is the one the loss was computed from, in the function that
         # computed the loss (a loss helper's `sr_q`, the training step's `pred`).
