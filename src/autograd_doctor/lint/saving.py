@@ -17,7 +17,17 @@ _SAVE_INPUT = frozenset({"mul", "div", "matmul", "mm", "bmm", "pow", "log", "log
                          "sin", "cos", "norm", "normalize", "linear", "conv1d", "conv2d",
                          "layer_norm", "silu", "gelu", "softplus", "atan", "einsum",
                          "cosine_similarity", "cdist", "square", "prod", "logsumexp",
-                         "log_softmax", "mish", "abs", "std", "var", "clamp", "clip"})
+                         "log_softmax", "mish", "abs", "std", "var", "clamp", "clip",
+                         # losses that keep their input (and target) for backward;
+                         # cross_entropy keeps only its log-softmax, not the logits
+                         "mse_loss", "l1_loss", "smooth_l1_loss", "huber_loss",
+                         "binary_cross_entropy", "binary_cross_entropy_with_logits",
+                         "kl_div", "nll_loss", "poisson_nll_loss"})
+# Views share their base's storage and version counter: a write into a view of a saved
+# result is a write into the saved result.
+_VIEWS = frozenset({"squeeze", "unsqueeze", "view", "view_as", "reshape", "transpose",
+                    "permute", "flatten", "expand", "expand_as", "t", "narrow", "select",
+                    "unflatten", "movedim", "diagonal", "unbind", "chunk", "split"})
 _SAVING_OPERATORS = (ast.Mult, ast.Div, ast.MatMult, ast.Pow)
 OUT_OF_PLACE = {"add_": "add", "sub_": "sub", "mul_": "mul", "div_": "div",
                  "clamp_": "clamp", "clamp_min_": "clamp_min", "clamp_max_": "clamp_max",
@@ -69,6 +79,9 @@ def saved_by(facts: f.FileFacts, scope: ast.AST, body: list[ast.stmt], write: as
         return None
     if isinstance(made, ast.Assign) and saves_result(made.value):
         saver: ast.stmt = made
+        if not (isinstance(made.value, ast.Call) and _op(made.value) in _SAVE_RESULT) \
+                and not _used_for_gradients(scope, body, made, name):
+            return None  # a view of a saved result kept for display, off the loss's graph
     else:
         readers = [s for s in body if made.lineno < s.lineno < write.lineno
                    and saves_input(facts, f.value_of(s), name)]
@@ -81,6 +94,16 @@ def saved_by(facts: f.FileFacts, scope: ast.AST, body: list[ast.stmt], write: as
     return saver
 
 
+def _used_for_gradients(scope: ast.AST, body: list[ast.stmt], made: ast.stmt,
+                        name: str) -> bool:
+    """Does what `made` stored feed a backward of this function, or leave it as a result?"""
+    if any(f.reaches(body, made, b) for b in f.backwards(scope)):
+        return True
+    return any(isinstance(n, ast.Return) and n.value is not None and any(
+        isinstance(m, ast.Name) and m.id == name for m in ast.walk(n.value))
+        for n in f.own(scope))
+
+
 def _call_saves_receiver(facts: f.FileFacts, write: ast.stmt, name: str) -> bool:
     calls = [n for n in f.nodes_of(write) if isinstance(n, ast.Call) and isinstance(
         n.func, ast.Attribute) and n.func.attr in OUT_OF_PLACE and reading.text(
@@ -90,6 +113,14 @@ def _call_saves_receiver(facts: f.FileFacts, write: ast.stmt, name: str) -> bool
 
 
 def saves_result(value: ast.expr) -> bool:
+    while True:
+        if isinstance(value, ast.Subscript):
+            value = value.value
+        elif isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute) \
+                and value.func.attr in _VIEWS:
+            value = value.func.value
+        else:
+            break
     return isinstance(value, ast.Call) and _op(value) in _SAVE_RESULT
 
 

@@ -90,7 +90,11 @@ def check(facts: f.FileFacts) -> Check:
         body = f.body_statements(scope)
         for write in body:
             found = saving.written(write)
-            if found is None or f.under_no_grad(scope, write):
+            if found is None or f.under_no_grad(scope, write) and not any(
+                    b.call.lineno > write.lineno for b in f.backwards(scope)):
+                # Under no_grad the write still bumps the version: a fault when this
+                # function backwards the saved graph afterwards (a metric clamp between
+                # the loss and its backward).
                 continue
             name, node = found
             saver = saving.saved_by(facts, scope, body, write, name)
