@@ -181,8 +181,11 @@ def _remedy(ev: Evidence, file: str, store: ast.stmt, term: ast.expr,
     site = ev.failing.site
     stmt = site.statement if site else None
     receiver = reading.call_receiver(stmt, "backward") if stmt is not None else None
-    if receiver is not None and reading.text(receiver) == expression and site is not None:
-        ops.append(replace_node(site.file, receiver, backwarded))
+    if receiver is not None and site is not None:
+        # `total.backward()`, or the total scaled (`(total / n_seen).backward()`): this
+        # step's term takes the total's place, so the step backwards its own share.
+        ops += [replace_node(site.file, n, backwarded) for n in ast.walk(receiver)
+                if isinstance(n, (ast.Name, ast.Attribute)) and reading.text(n) == expression]
     tree = reading.parse(file)
     calls = patterns.item_calls(tree, expression) if tree is not None else []
     ops += [replace_node(file, call, expression) for call in calls]
