@@ -336,7 +336,10 @@ class Tracer(TorchFunctionMode):
         name = _name(func)
         if name == "backward":
             self.trace.last_backward = self._order
-        if name == "_set_grad_enabled" and args and args[0] is False:
+        if name == "_set_grad_enabled" and args and args[0] is False \
+                and torch.is_grad_enabled():
+            # Only the switch from on to off: torch's own no_grad blocks (in `module.to()`)
+            # entered and left while it is already off are not where it went off.
             self._grad_off = user_site(sys._getframe(1))
         if name in ("requires_grad_", "__set__"):
             self._toggled(func, name, args, kwargs)
