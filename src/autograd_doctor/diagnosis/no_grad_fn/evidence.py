@@ -209,11 +209,11 @@ def _cut_from(failure: Failure, crossing: Crossing, on_path: list[Site],
                               for b in reading.blocks_around(f.scope, f.line))
         for f in crossing.site if f.scope is not None)
     if crossing.kind == "non-differentiable" or switched_off:
-        # Grad mode left off by a switch elsewhere: the whole forward lost its graph, and the
-        # value that did is the model's output where the loss was computed from it.
-        # A hard decision (a spike, an argmax) made deep in a model or a decoder: the value
+        # A hard decision (a spike, an argmax) made deep in a model or a decoder, or grad
+        # mode left off by a switch elsewhere (the whole forward lost its graph): the value
         # that lost its gradient is the one the loss was computed from, in the function that
-        # computed the loss (a loss helper's `sr_q`, the training step's `pred`).
+        # computed the loss (a loss helper's `sr_q`, the training step's `pred`, the
+        # model's output a loss helper reads).
         received = next((f for f in assigning if made and f.same_code(made[0])),
                         assigning[0] if assigning else None)
     frame_at = (received if crossing.kind in _RECEIVED else
