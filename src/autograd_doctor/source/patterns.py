@@ -376,3 +376,13 @@ class _InTorch(ast.NodeTransformer):
     def visit_Attribute(self, node: ast.Attribute) -> ast.AST:
         self.generic_visit(node)
         return node.value if node.attr == "data" else node
+
+
+def handed_to_step(scope: ast.AST, name: str) -> bool:
+    """Is the function `name` handed to an optimizer's `step` in `scope` (`opt.step(closure)`),
+    which may call it several times (LBFGS evaluates the loss at each trial point)?"""
+    return any(isinstance(c, ast.Call) and isinstance(c.func, ast.Attribute)
+               and c.func.attr == "step" and any(
+                   isinstance(a, ast.Name) and a.id == name
+                   for a in [*c.args, *(k.value for k in c.keywords)])
+               for c in ast.walk(scope))

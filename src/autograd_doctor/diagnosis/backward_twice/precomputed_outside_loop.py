@@ -27,7 +27,6 @@ from autograd_doctor.diagnosis.backward_twice.evidence import (
     describe_call,
     stores_of,
 )
-from autograd_doctor.diagnosis.backward_twice.repeated_backward import CATEGORY as REPEATED
 from autograd_doctor.diagnosis.finding import Claim
 from autograd_doctor.edits.forms import detached
 from autograd_doctor.edits.operations import Insert, Move, Remedy, replace_node
@@ -135,7 +134,9 @@ def _read_by_closure(ev: Evidence, suspect: Suspect) -> Claim | None:
         return None
     outer = reading.enclosing_function(tree, inner)
     freeing = ev.freeing.site if ev.freeing is not None else None
-    if outer is None or reading.stores(inner, suspect.expression) or freeing is None or \
+    if outer is None or patterns.handed_to_step(outer, inner.name):
+        return None  # the optimizer runs it several times per step: repeated-backward
+    if reading.stores(inner, suspect.expression) or freeing is None or \
             freeing.file != file or not reading.inside_line(freeing.line, inner):
         return None
     stores = reading.stores(outer, suspect.expression)
@@ -158,20 +159,6 @@ def _read_by_closure(ev: Evidence, suspect: Suspect) -> Claim | None:
                        file, first.lineno, (Insert(file, first.lineno, text,
                                                    reading.indent_of(file, first.lineno)),))
     detach = _detach(file, store, suspect)
-    if _run_by_step(outer, inner.name):
-        # The optimizer's step calls the closure several times (LBFGS evaluates the loss at
-        # each trial point): every call has to compute the loss at the weights it sees, so
-        # a detached term would be a constant of the first point.
-        message = (
-            f"`{suspect.expression}` is computed at {places.user_path(file)}:{store.lineno}, "
-            f"outside `{inner.name}()`, which the optimizer's step calls several times. "
-            f"{describe_call(ev, 'freeing').capitalize()} freed the graph behind it in the "
-            f"first call, and {describe_call(ev, 'failing')} reached that graph again.")
-        hint = (f"Compute it inside `{inner.name}()`, so that each evaluation builds its own "
-                f"graph at the current weights. retain_graph=True would backward the same "
-                f"stale value again and add its gradients a second time.")
-        return claim(ev, REPEATED, message, hint, suspect, (file, store.lineno),
-                     recompute)
     first_choice, second = (recompute, detach) if ev.upstream_trained else (detach, recompute)
     message = (
         f"`{suspect.expression}` is computed once, at {places.user_path(file)}:{store.lineno}, "
@@ -186,15 +173,6 @@ def _read_by_closure(ev: Evidence, suspect: Suspect) -> Claim | None:
     said = claim(ev, CATEGORY, message, hint, suspect, (file, store.lineno),
                  first_choice or second)
     return replace(said, alternatives=(second,) if first_choice and second else ())
-
-
-def _run_by_step(outer: ast.AST, name: str) -> bool:
-    """Is the function handed to an optimizer's `step` (`opt.step(closure)`)?"""
-    return any(isinstance(c, ast.Call) and isinstance(c.func, ast.Attribute)
-               and c.func.attr == "step" and any(
-                   isinstance(a, ast.Name) and a.id == name
-                   for a in [*c.args, *(k.value for k in c.keywords)])
-               for c in ast.walk(outer))
 
 
 def _kept_on_object(ev: Evidence, suspect: Suspect) -> Claim | None:

@@ -68,7 +68,7 @@ FIXED = BROKEN.replace(
 
 
 def match(ev: Evidence) -> Claim | None:
-    if not ev.root_stale:
+    if not ev.root_stale and not _in_stepped_closure(ev):
         return None
     suspect = ev.primary
     remedy = None
@@ -115,6 +115,19 @@ def match(ev: Evidence) -> Claim | None:
     return claim(ev, CATEGORY, why, hint, suspect, assigned, remedy)
 
 
+def _in_stepped_closure(ev: Evidence) -> bool:
+    """Did the failing call run in a closure the optimizer's `step` calls several times?
+    Whatever it reads from outside (a term computed once per step) is then backwarded again
+    at each evaluation, however fresh the loss built from it."""
+    site = ev.failing.site
+    inner = site.scope if site is not None else None
+    tree = reading.parse(site.file) if site is not None else None
+    if not isinstance(inner, (ast.FunctionDef, ast.AsyncFunctionDef)) or tree is None:
+        return False
+    outer = reading.enclosing_function(tree, inner) or tree
+    return patterns.handed_to_step(outer, inner.name)
+
+
 def _made_where_first_backwarded(ev: Evidence) -> tuple[Suspect, tuple[str, int]] | None:
     freeing = ev.freeing
     if freeing is None or not freeing.frames:
@@ -157,6 +170,10 @@ def _closure_fix(ev: Evidence, suspect: Suspect) -> tuple[Remedy, tuple[str, int
     target = reading.statement_at(inner, site.line)
     if target is None:
         return None
+    # A term read before the backward (`total = w * content_loss + ...`) is computed before
+    # that read.
+    target = next((s for s in inner.body if s.lineno < target.lineno
+                   and suspect.expression in reading.names_in(s)), target)
     indent = reading.indent_of(site.file, target.lineno)
     later = [n for stmt in block if stmt.lineno > (inner.end_lineno or inner.lineno)
              for n in ast.walk(stmt)]
