@@ -10,6 +10,8 @@ runs clean too. Correct cases: no finding, exit 0, and the same output as plain 
 from __future__ import annotations
 
 import json
+import os
+import zlib
 from pathlib import Path
 from typing import Any
 
@@ -119,7 +121,17 @@ def test_broken_case_gets_expected_finding_and_a_fix_that_trains(case: Path,
     assert after.grads["params"] > 0 and after.grads["without_grad"] == [], after.grads
 
 
-@pytest.mark.parametrize("case", params(BROKEN, slow=True))  # check_case.py checks them too
+def fixed_sample(found: list[Path]) -> list[Path]:
+    """Hand-fixed versions are correct programs (check_case.py runs each under plain python
+    when it is written); under the doctor they guard against false alarms on near-misses.
+    One in three, picked by a stable hash of the name, keeps CI inside its time as the corpus
+    grows; ALL_FIXED=1 runs every one."""
+    if os.environ.get("ALL_FIXED"):
+        return found
+    return [c for c in found if zlib.crc32(c.name.encode()) % 3 == 0]
+
+
+@pytest.mark.parametrize("case", params(fixed_sample(BROKEN), slow=True))
 def test_hand_fixed_version_runs_clean(case: Path, tmp_path: Path) -> None:
     work = copy_case(case, tmp_path)
     overlay_fixed(case, work)
