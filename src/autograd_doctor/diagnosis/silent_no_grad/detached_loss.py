@@ -23,6 +23,7 @@ from autograd_doctor.diagnosis.silent_no_grad.evidence import (
     summary,
 )
 from autograd_doctor.edits.operations import Delete, Operation, Remedy, replace_node
+from autograd_doctor.edits.strategies import keep_in_torch
 from autograd_doctor.source import patterns, reading
 from autograd_doctor.source.places import FrameInfo
 
@@ -60,6 +61,8 @@ def match(ev: NoGrad) -> Claim | None:
         frame, stmt = copied
         remedy = _undo_copy(frame.file, stmt, None) or remedy
         made = (frame.file, stmt.lineno)
+    if remedy is None and copied is not None:
+        remedy = _in_torch(ev, copied[1])
     why = (
         f"{summary(ev)}: backward is called on a detached copy of the loss (a new leaf "
         f"tensor connected to nothing), so it runs without error and trains nothing."
@@ -108,17 +111,44 @@ def _undo_copy(file: str, store: ast.stmt, backwarded: tuple[str, ast.expr, int]
         op = replace_node(file, receiver, reading.segment(file, original))
     elif original is not None:
         op = replace_node(file, value, reading.segment(file, original))
-    else:
-        wrapped = next((n for n in ast.walk(value) if isinstance(n, ast.Call)
-                        and patterns.unwrap(n) is not None), None)
-        if wrapped is None:
-            return None
+    elif (wrapped := next((n for n in ast.walk(value) if isinstance(n, ast.Call)
+                           and patterns.unwrap(n) is not None), None)) is not None:
         inner = patterns.unwrap(wrapped)
         assert inner is not None
         # `loss = torch.tensor(f(x).item(), requires_grad=True)` -> `loss = f(x)`.
         op = replace_node(file, wrapped, reading.text(inner))  # rewritten: not the source's
+    elif (cut := patterns.regrad_cut(value)) is not None:
+        # `safe = torch.nan_to_num(loss.detach(), ...)` later made a leaf again: the
+        # computation keeps the loss itself (the later `requires_grad_()` is then a no-op).
+        op = replace_node(file, cut[0], reading.segment(file, cut[1]))
+    else:
+        return None
     return Remedy("backward-original-loss", "backward the loss itself, not a detached copy",
                   file, line, (op,))
+
+
+def _in_torch(ev: NoGrad, made: ast.stmt) -> Remedy | None:
+    """The loss rebuilt as a leaf from numbers computed outside torch (a NumPy metric of
+    `estimate.detach().numpy()`): the whole trip written in torch, from the statements in
+    the same function that took the values out to the one that wrapped them again."""
+    record = last_backward(ev)
+    if ev.trace is None or record is None:
+        return None
+    sites = next((flow.site for key in record.extra.get("tensors", ())
+                  if (flow := ev.trace.flow_of(key, ev.trace.last_backward + 1)) is not None
+                  and flow.site), None)
+    if not sites:
+        return None
+    frames = [(f.file, f.scope, f.statement) for f in sites
+              if f.scope is not None and f.statement is not None]
+    if not frames:
+        return None
+    file, scope, _ = frames[0]
+    left = [(file, store) for name in sorted(reading.names_in(made))
+            for store in reading.stores(scope, name)[-1:] if store.lineno < made.lineno
+            and any(patterns.leaves_torch(n) or patterns.history_cut(n)
+                    for n in ast.walk(store))]
+    return keep_in_torch(frames, False, left)
 
 
 def _made_in_replay(ev: NoGrad) -> tuple[FrameInfo, ast.stmt] | None:
