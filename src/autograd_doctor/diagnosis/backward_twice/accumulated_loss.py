@@ -13,6 +13,9 @@ for logging.
 from __future__ import annotations
 
 import ast
+from typing import Any
+
+import torch
 
 from autograd_doctor.diagnosis.backward_twice.evidence import (
     ACCUMULATED,
@@ -21,11 +24,13 @@ from autograd_doctor.diagnosis.backward_twice.evidence import (
     added_term,
     claim,
     describe_call,
+    plain_number,
     stores_of,
 )
 from autograd_doctor.diagnosis.finding import Claim
 from autograd_doctor.edits.forms import atom
 from autograd_doctor.edits.operations import Insert, Remedy, Replace, replace_node
+from autograd_doctor.graph.objects import evaluate
 from autograd_doctor.source import patterns, places, reading
 
 CATEGORY = "accumulated-loss"
@@ -65,13 +70,16 @@ def match(ev: Evidence) -> Claim | None:
     if found is None:
         return None
     file, scope, store, name = found
-    term = _term(store, name)
     # Added into each step's loss, the total is meant to be this update's: started afresh.
     per_update = not ev.backwarded or _per_update(ev, scope, store)
-    remedy = _reset(ev, name, store, file) if per_update else _remedy(ev, file, store, term,
-                                                                         name)
+    if per_update:
+        remedy = _reset(ev, name, store, file)
+    elif patterns.accumulates(store, name):
+        remedy = _remedy(ev, file, store, _term(store, name), name)
+    else:
+        remedy = _averaged(ev, file, store, name)
     why = (
-        f"`{name}` adds up the loss across iterations as a tensor "
+        f"`{name}` adds up (or averages) the loss across iterations as a tensor "
         f"({places.user_path(file)}:{store.lineno}), so it still holds the graphs of earlier "
         f"{'updates' if per_update else 'batches'}. "
         f"{describe_call(ev, 'freeing').capitalize()} freed those graphs, and "
@@ -99,7 +107,8 @@ def _accumulation(ev: Evidence, suspect: Suspect
     placement = places.place(suspect.frame, suspect.expression)
     if placement is None:
         return None
-    sums = [s for s in placement.stores_in_loop if patterns.accumulates(s, suspect.expression)]
+    sums = [s for s in placement.stores_in_loop if patterns.accumulates(s, suspect.expression)
+            or patterns.running_estimate(s, suspect.expression)]
     return (placement.file, placement.scope, sums[-1], suspect.expression) if sums else None
 
 
@@ -169,11 +178,50 @@ def _term(store: ast.stmt, expression: str) -> ast.expr:
     return term
 
 
+def _averaged(ev: Evidence, file: str, store: ast.stmt, expression: str) -> Remedy | None:
+    """A running average of the loss backwarded: it averages the loss's value
+    (`.item()` where the loss is read), and the step backwards the loss itself."""
+    value = reading.value_span(store)
+    if value is None:
+        return None
+    losses = [n for n in ast.walk(value) if isinstance(n, (ast.Name, ast.Attribute))
+              and reading.text(n) != expression
+              and isinstance(t := evaluate(n, ev.live_scopes), torch.Tensor) and t.requires_grad]
+    texts = {reading.text(n) for n in losses}
+    site = ev.failing.site
+    stmt = site.statement if site is not None else None
+    receiver = reading.call_receiver(stmt, "backward") if stmt is not None else None
+    if len(texts) != 1 or receiver is None or site is None:
+        return None
+    loss = texts.pop()
+    ops = [replace_node(file, n, f"{loss}.item()") for n in losses]
+    ops += [replace_node(site.file, n, loss) for n in ast.walk(receiver)
+            if isinstance(n, (ast.Name, ast.Attribute)) and reading.text(n) == expression]
+    tree = reading.parse(file)
+    ops += [replace_node(file, call, expression)
+            for call in (patterns.item_calls(tree, expression) if tree is not None else [])]
+    return Remedy("accumulate-item", f"backward {loss} and average its value into "
+                  f"{expression} with .item()", file, store.lineno, tuple(ops))
+
+
+def _unweighted(term: ast.expr, scopes: list[dict[str, Any]]) -> ast.expr:
+    """`loss` in `loss * len(windows)` or `w * loss`: the tensor a weighted term weights."""
+    while isinstance(term, ast.BinOp) and isinstance(term.op, (ast.Mult, ast.Div)):
+        if plain_number(term.right, scopes):
+            term = term.left
+        elif isinstance(term.op, ast.Mult) and plain_number(term.left, scopes):
+            term = term.right
+        else:
+            break
+    return term
+
+
 def _remedy(ev: Evidence, file: str, store: ast.stmt, term: ast.expr,
             expression: str) -> Remedy | None:
     # The term is written twice after the edit (its value added, itself backwarded): only
     # names and arithmetic, so that nothing runs twice (`loss / ACCUM`, not `crit(out, y)`).
-    if any(isinstance(n, (ast.Call, ast.NamedExpr, ast.Await)) for n in ast.walk(term)):
+    if any(isinstance(n, (ast.NamedExpr, ast.Await)) or isinstance(n, ast.Call) and not
+           plain_number(n, ev.live_scopes) for n in ast.walk(term)):
         return None  # the message says what to do
     text = reading.segment(file, term)
     backwarded = text if isinstance(term, ast.Name) else atom(text)
@@ -181,11 +229,18 @@ def _remedy(ev: Evidence, file: str, store: ast.stmt, term: ast.expr,
     site = ev.failing.site
     stmt = site.statement if site else None
     receiver = reading.call_receiver(stmt, "backward") if stmt is not None else None
-    if receiver is not None and site is not None:
+    at_total = [] if receiver is None else [
+        n for n in ast.walk(receiver)
+        if isinstance(n, (ast.Name, ast.Attribute)) and reading.text(n) == expression]
+    if receiver is not None and site is not None and at_total:
         # `total.backward()`, or the total scaled (`(total / n_seen).backward()`): this
         # step's term takes the total's place, so the step backwards its own share.
-        ops += [replace_node(site.file, n, backwarded) for n in ast.walk(receiver)
-                if isinstance(n, (ast.Name, ast.Attribute)) and reading.text(n) == expression]
+        ops += [replace_node(site.file, n, backwarded) for n in at_total]
+    elif receiver is not None and site is not None:
+        # A scaled copy backwarded (`epoch_mean = self.total / self.n_seen`): the step
+        # backwards its batch's loss, the term without the weights it was summed with.
+        backwarded = reading.segment(file, _unweighted(term, ev.live_scopes))
+        ops.append(replace_node(site.file, receiver, backwarded))
     tree = reading.parse(file)
     calls = patterns.item_calls(tree, expression) if tree is not None else []
     ops += [replace_node(file, call, expression) for call in calls]

@@ -27,7 +27,7 @@ from autograd_doctor.diagnosis.finding import Claim
 from autograd_doctor.edits.operations import Insert, Remedy
 from autograd_doctor.edits.strategies import detach_statement
 from autograd_doctor.graph.names import Binding, forget_plans, scan
-from autograd_doctor.graph.objects import optimizers_in, param_ids, resolve
+from autograd_doctor.graph.objects import evaluate, optimizers_in, param_ids, resolve
 from autograd_doctor.graph.walk import (
     FREED,
     Node,
@@ -267,8 +267,34 @@ def _decide(ev: Evidence) -> None:
     ev.same_step = _same_step(ev)
     first = ev.suspects[0] if ev.suspects else None
     suspect = (root_suspect(ev) or first) if ev.root_stale else first
+    # The loss backwarded is a running total or average of itself (`smoothed = beta *
+    # smoothed + (1 - beta) * loss`): the earlier graphs are reached through its own
+    # previous value, whatever name the first of them was made under.
+    suspect = (None if ev.root_stale else _running_total(ev)) or suspect
     if suspect is not None:
         _facts(ev, suspect)
+
+
+def _running_total(ev: Evidence) -> Suspect | None:
+    site = ev.failing.site
+    stmt = site.statement if site is not None else None
+    target = patterns.backwarded(stmt) if stmt is not None else None
+    if site is None or not isinstance(target, ast.Name):
+        return None
+    # The loss is named where it is backwarded (no earlier record saw it: it is new).
+    root = Suspect(target.id, "local", site, "T", list(ev.failing.roots), [])
+    placement = places.place(root.frame, root.expression)
+    if placement is None or placement.loop is None:
+        return None
+    name = root.expression
+    running = [s for s in placement.stores_in_loop
+               if patterns.accumulates(s, name) or patterns.running_estimate(s, name)]
+    # Made afresh earlier in every iteration (`loss = crit(...)`, then `loss = loss + reg`),
+    # it carries nothing from the last one.
+    fresh = [s for s in placement.loop.body if s in placement.stores_in_loop
+             and not isinstance(s, ast.AugAssign)
+             and name not in reading.names_in(reading.value_span(s) or s)]
+    return root if running and not any(f.lineno < running[0].lineno for f in fresh) else None
 
 
 def _facts(ev: Evidence, suspect: Suspect) -> None:
@@ -303,7 +329,8 @@ def _facts(ev: Evidence, suspect: Suspect) -> None:
                 ev, suspect):
             ev.storage = FED_BACK  # `state[u] = gru(x, state[u])`: one state per key
     elif in_loop:
-        accumulated = any(patterns.accumulates(s, suspect.expression) for s in in_loop)
+        accumulated = any(patterns.accumulates(s, suspect.expression) or ev.backwarded and
+                          patterns.running_estimate(s, suspect.expression) for s in in_loop)
         ev.storage = ACCUMULATED if accumulated else REBOUND
     elif placement.stores_before_loop and suspect.kind in ("local", "parameter"):
         # A table the loop writes rows into (`bank[idx] = ...`) is a store kept between the
@@ -927,23 +954,29 @@ def backward_reads(ev: Evidence, expression: str) -> bool:
         return False
     stores = [st for st in reading.stores(scope, target.id) if st.lineno < stmt.lineno]
     value = reading.value_span(stores[-1]) if stores else None
-    return value is not None and _scaled(value, expression)
+    return value is not None and _scaled(value, expression, ev.live_scopes)
 
 
-def _scaled(value: ast.expr, expression: str) -> bool:
+def _scaled(value: ast.expr, expression: str, scopes: list[dict[str, Any]]) -> bool:
     """`expression` times, divided by, plus or minus plain numbers (constants, upper-case
-    names, `len(...)`), and nothing else."""
+    names, `len(...)`, a name or attribute that holds a Python number right now: a count
+    `self.n_seen`), and nothing else."""
     if reading.text(value) == expression:
         return True
     if isinstance(value, ast.BinOp) and isinstance(value.op, (ast.Div, ast.Mult, ast.Add,
                                                               ast.Sub)):
         sides = (value.left, value.right)
-        return any(_scaled(v, expression) for v in sides) and all(
-            _scaled(v, expression) or _number(v) for v in sides)
+        return any(_scaled(v, expression, scopes) for v in sides) and all(
+            _scaled(v, expression, scopes) or plain_number(v, scopes) for v in sides)
     return False
 
 
-def _number(node: ast.expr) -> bool:
+def plain_number(node: ast.expr, scopes: list[dict[str, Any]]) -> bool:
+    """A constant, an upper-case name, `len(...)`, or a name that holds a number now."""
+    if isinstance(node, (ast.Name, ast.Attribute)):
+        held = evaluate(node, scopes)
+        if isinstance(held, (int, float)) and not isinstance(held, bool):
+            return True
     return isinstance(node, ast.Constant) or isinstance(node, ast.Name) and node.id.isupper() \
         or isinstance(node, ast.Call) and reading.text(node.func) in ("len", "float", "int")
 
