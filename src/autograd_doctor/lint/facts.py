@@ -698,8 +698,31 @@ def under_no_grad(scope: ast.AST, node: ast.AST) -> bool:
 
 @functools.cache
 def _no_grad_blocks(scope: ast.AST) -> tuple[ast.stmt, ...]:
-    return tuple(s for w in own(scope) if isinstance(w, (ast.With, ast.AsyncWith)) and any(
-        patterns.is_no_grad(i.context_expr) for i in w.items) for s in w.body)
+    """Statements that run with grad mode off: a `with torch.no_grad():` body, a branch taken
+    only then (`if not torch.is_grad_enabled():`), and what follows `assert not
+    torch.is_grad_enabled()` in its block (a generation-only cache write)."""
+    found: list[ast.stmt] = []
+    for w in (scope, *own(scope)):
+        if isinstance(w, (ast.With, ast.AsyncWith)) and any(
+                patterns.is_no_grad(i.context_expr) for i in w.items):
+            found += w.body
+        elif isinstance(w, ast.If) and _grad_off(w.test):
+            found += w.body
+        for part in ("body", "orelse", "finalbody"):
+            block = getattr(w, part, None)
+            if not isinstance(block, list):
+                continue
+            asserted = next((i for i, st in enumerate(block)
+                             if isinstance(st, ast.Assert) and _grad_off(st.test)), None)
+            if asserted is not None:
+                found += block[asserted + 1:]
+    return tuple(found)
+
+
+def _grad_off(test: ast.expr) -> bool:
+    """`not torch.is_grad_enabled()`."""
+    return isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not) and isinstance(
+        test.operand, ast.Call) and reading.text(test.operand.func).endswith("is_grad_enabled")
 
 
 @dataclass(frozen=True)
@@ -863,6 +886,10 @@ def persists(scope: ast.AST, body: ast.AST, name: str) -> bool:
     name = name.split("[", 1)[0]
     if body is scope:
         return name.startswith("self.") or reading.declares_outer(scope, name.split(".")[0])
+    if "." in name and not name.startswith("self."):
+        # `ro.log_probs` of a `ro = Rollout()` made afresh in each run of the body lives as
+        # long as `ro` does.
+        return persists(scope, body, name.split(".", 1)[0])
     if "." in name or name in reading.parameters(scope):
         return True  # an attribute (set in __init__ or an earlier call) or an argument
     return any(w.lineno < body.lineno and not reading.inside(w, body)  # type: ignore[attr-defined]
