@@ -12,6 +12,7 @@ from __future__ import annotations
 import ast
 import inspect
 import sys
+import textwrap
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -24,7 +25,7 @@ from autograd_doctor.capture.hooks import Failure
 from autograd_doctor.capture.ledger import BackwardRecord, StepRecord
 from autograd_doctor.capture.tracer import MAX_SITE_FRAMES, made_at, site_of
 from autograd_doctor.diagnosis.finding import Claim
-from autograd_doctor.edits.operations import Insert, Remedy
+from autograd_doctor.edits.operations import Insert, Move, Remedy
 from autograd_doctor.edits.strategies import detach_statement
 from autograd_doctor.graph.names import Binding, forget_plans, scan
 from autograd_doctor.graph.objects import evaluate, optimizers_in, param_ids, resolve
@@ -252,9 +253,31 @@ def _rebackwarded(roots: Sequence[Node], entries: list[Node], stale: set[Node],
     rescaled or reshaped on the way (`(loss * damping).backward()`): nothing new that
     learns lies between them, so it is that loss backwarded again, not a second loss
     sharing its forward."""
-    if freeing is None or not entries or not all(e in freeing.roots for e in entries):
+    if freeing is None or not entries:
         return False
-    return not _learns_above(roots, stale)
+    if all(e in freeing.roots for e in entries):
+        return not _learns_above(roots, stale)
+    # The same loss scaled anew for each call (`(loss / k).backward()` in an accumulation
+    # loop): both calls start from a scaling of the very tensors the failing one reached.
+    return all(_scaling_of(r, set(entries)) for r in [*roots, *freeing.roots])
+
+
+_SCALINGS = ("MulBackward0", "DivBackward0", "NegBackward0", "ViewBackward0",
+             "ReshapeAliasBackward0", "SqueezeBackward0", "UnsqueezeBackward0")
+
+
+def _scaling_of(node: Node, targets: set[Node]) -> bool:
+    """Does `node` only scale or reshape one of `targets` (by numbers, not weights)?"""
+    for _ in range(4):
+        if node in targets:
+            return True
+        if type(node).__name__ not in _SCALINGS:
+            return False
+        inputs = [n for n, _ in node.next_functions if n is not None]
+        if len(inputs) != 1:
+            return False  # multiplied by another tensor with history: not a number
+        node = inputs[0]
+    return node in targets
 
 
 def _learns_above(roots: Iterable[Node], below: set[Node]) -> bool:
@@ -1401,3 +1424,51 @@ def recurrent(ev: Evidence, suspect: Suspect) -> bool:
                for n in _above(ev, entries, lambda _: True))
 
 
+def recompute_in_loop(ev: Evidence, placement: places.Placement, store: ast.stmt,
+                      suspect: Suspect) -> Remedy | None:
+    """The statements before the loop that built the freed graph, moved into it before the
+    first read: computed once per iteration."""
+    loop = placement.loop
+    if loop is None:
+        return None
+    chain = _chain(ev, placement, store)
+    target = reading.first_use(loop.body, placement.scope, suspect.expression) or loop.body[0]
+    indent = reading.indent_of(placement.file, target.lineno)
+    # A statement whose value is also read before the loop (`fake` handed to the critic's
+    # step) stays there too: the loop gets its own copy.
+    kept = [s for s in getattr(placement.scope, "body", []) if s.lineno < loop.lineno
+            and not any(s is c for c in chain)]
+    moves = tuple(
+        Insert(placement.file, target.lineno, textwrap.dedent(reading.segment(placement.file, s)),
+               indent)
+        if any(t in reading.names_in(k) for t in map(reading.text, reading.targets(s))
+               for k in kept if k.lineno > s.lineno)
+        else Move(placement.file, s.lineno, s.end_lineno or s.lineno, target.lineno, indent)
+        for s in chain)
+    return Remedy(
+        strategy="recompute-in-loop",
+        description=f"compute {suspect.expression} inside the loop, once per iteration",
+        file=placement.file,
+        line=target.lineno,
+        operations=moves,
+    )
+
+
+def _chain(ev: Evidence, placement: places.Placement, store: ast.stmt) -> list[ast.stmt]:
+    """The statements before the loop that built part of the freed graph, in order."""
+    loop = placement.loop
+    body = getattr(placement.scope, "body", [])
+    chain = []
+    for stmt in body:
+        if loop is not None and stmt.lineno >= loop.lineno:
+            break
+        if stmt is store:
+            chain.append(stmt)
+            continue
+        for target in reading.targets(stmt):
+            value = resolve(reading.text(target), ev.live_scopes)
+            node = getattr(value, "grad_fn", None)
+            if node is not None and node in ev.stale:
+                chain.append(stmt)
+                break
+    return chain

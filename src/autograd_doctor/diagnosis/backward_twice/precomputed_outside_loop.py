@@ -25,11 +25,12 @@ from autograd_doctor.diagnosis.backward_twice.evidence import (
     claim,
     constructor_keyword,
     describe_call,
+    recompute_in_loop,
     stores_of,
 )
 from autograd_doctor.diagnosis.finding import Claim
 from autograd_doctor.edits.forms import detached
-from autograd_doctor.edits.operations import Insert, Move, Remedy, replace_node
+from autograd_doctor.edits.operations import Insert, Remedy, replace_node
 from autograd_doctor.edits.strategies import detach_stored, recompute_where_read
 from autograd_doctor.graph.objects import resolve
 from autograd_doctor.graph.walk import leaves, walk
@@ -38,9 +39,6 @@ from autograd_doctor.source import patterns, places, reading
 CATEGORY = "precomputed-outside-loop"
 CULPRIT = "prior"
 CULPRIT_LINE = 8  # line of BROKEN
-# When the loss itself was computed before the loop, it is backwarded again each iteration:
-# what to fix is where it is computed, not the repeated call.
-OUTRANKS = ("repeated-backward",)
 
 BROKEN = """\
 import torch
@@ -69,8 +67,10 @@ def match(ev: Evidence) -> Claim | None:
     if suspect is not None and ev.storage == UNPLACED and not ev.same_step \
             and not ev.root_stale and suspect.kind == "local":
         return _read_by_closure(ev, suspect)
-    if ev.same_step or suspect is None or ev.storage != BEFORE_LOOP or (
-            ev.root_stale and not ev.failing_in_loop) or ev.per_optimizer is not None:
+    # The loss itself computed before the loop that backwards it is the same loss
+    # backwarded again: repeated-backward's (which recomputes it in the loop).
+    if ev.same_step or suspect is None or ev.storage != BEFORE_LOOP or ev.root_stale \
+            or ev.per_optimizer is not None:
         return None
     placement = places.place(suspect.frame, suspect.expression)
     # An attribute set in the same function just before the loop (`ep.code = enc(...)`
@@ -83,7 +83,7 @@ def match(ev: Evidence) -> Claim | None:
             else None
     store = placement.stores_before_loop[-1]
     reference = _fixed_reference(placement, store, suspect.expression)
-    recompute = _recompute(ev, placement, store, suspect)
+    recompute = recompute_in_loop(ev, placement, store, suspect)
     detach = _detach(placement.file, store, suspect)
     # Computed once on purpose is the usual intent (a fixed latent, a target), unless the
     # weights behind the value learn only through it (detaching would starve them), or the
@@ -222,8 +222,8 @@ def _rebuild_closure(ev: Evidence, suspect: Suspect) -> Remedy | None:
         placement = places.place(frame, holder)
         if placement is not None and placement.loop is not None and \
                 placement.stores_before_loop and not placement.stores_in_loop:
-            return _recompute(ev, placement, placement.stores_before_loop[-1],
-                              replace(suspect, expression=holder))
+            return recompute_in_loop(ev, placement, placement.stores_before_loop[-1],
+                                     replace(suspect, expression=holder))
     return None
 
 
@@ -294,45 +294,6 @@ def _fixed_reference(placement: places.Placement, store: ast.stmt, name: str) ->
             chosen = call.args[1:2] + [k.value for k in call.keywords if k.arg == "target"]
             targets |= {id(n) for a in chosen for n in ast.walk(a)}
     return bool(uses) and all(id(n) in targets for n in uses)
-
-
-def _recompute(ev: Evidence, placement: places.Placement, store: ast.stmt,
-               suspect: Suspect) -> Remedy | None:
-    loop = placement.loop
-    if loop is None:
-        return None
-    chain = _chain(ev, placement, store)
-    target = reading.first_use(loop.body, placement.scope, suspect.expression) or loop.body[0]
-    indent = reading.indent_of(placement.file, target.lineno)
-    moves = tuple(Move(placement.file, s.lineno, s.end_lineno or s.lineno, target.lineno, indent)
-                  for s in chain)
-    return Remedy(
-        strategy="recompute-in-loop",
-        description=f"compute {suspect.expression} inside the loop, once per iteration",
-        file=placement.file,
-        line=target.lineno,
-        operations=moves,
-    )
-
-
-def _chain(ev: Evidence, placement: places.Placement, store: ast.stmt) -> list[ast.stmt]:
-    """The statements before the loop that built part of the freed graph, in order."""
-    loop = placement.loop
-    body = getattr(placement.scope, "body", [])
-    chain = []
-    for stmt in body:
-        if loop is not None and stmt.lineno >= loop.lineno:
-            break
-        if stmt is store:
-            chain.append(stmt)
-            continue
-        for target in reading.targets(stmt):
-            value = resolve(reading.text(target), ev.live_scopes)
-            node = getattr(value, "grad_fn", None)
-            if node is not None and node in ev.stale:
-                chain.append(stmt)
-                break
-    return chain
 
 
 def _detach(file: str, store: ast.stmt, suspect: Suspect) -> Remedy | None:

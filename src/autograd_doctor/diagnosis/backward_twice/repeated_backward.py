@@ -16,11 +16,13 @@ from __future__ import annotations
 import ast
 
 from autograd_doctor.diagnosis.backward_twice.evidence import (
+    BEFORE_LOOP,
     Evidence,
     Suspect,
     claim,
     common_frame,
     describe_call,
+    recompute_in_loop,
 )
 from autograd_doctor.diagnosis.finding import Claim
 from autograd_doctor.edits.operations import (
@@ -81,6 +83,19 @@ def match(ev: Evidence) -> Claim | None:
             reason = (f"`{suspect.expression}` is computed outside the closure that backwards "
                       f"it, and the closure runs more than once (LBFGS calls it several times "
                       f"per step). Compute the loss inside the closure")
+    if remedy is None and suspect is not None and ev.storage == BEFORE_LOOP \
+            and ev.failing_in_loop and ev.per_optimizer is None:
+        placement = places.place(suspect.frame, suspect.expression)
+        # Only a loop that steps the weights between its backwards needs the loss anew at
+        # each iteration; one that does not backwards it once (below).
+        if placement is not None and placement.stores_before_loop and placement.loop and any(
+                isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute)
+                and n.func.attr == "step" for n in ast.walk(placement.loop)):
+            assigned = (placement.file, placement.stores_before_loop[-1].lineno)
+            remedy = recompute_in_loop(ev, placement, placement.stores_before_loop[-1],
+                                       suspect)
+            reason = (f"`{suspect.expression}` is computed once, before the loop that "
+                      f"backwards it at each iteration; compute it inside the loop")
     if remedy is None and ev.per_optimizer is not None:
         remedy = _backward_once(ev, ev.per_optimizer)
         if remedy is not None:
