@@ -61,7 +61,7 @@ def match(ev: NoGrad) -> Claim | None:
         return None
     built = construction(ev.holders, ev.files, ev.frames, ev.built_at,
                          type(ev.optimizer).__name__ if ev.optimizer is not None else "")
-    remedy = rebuilt = copied = written = None
+    remedy = rebuilt = copied = written = renamed = None
     wrong: list[ast.expr] = []
     alternatives: tuple[Remedy, ...] = ()
     if built is not None:
@@ -77,9 +77,15 @@ def match(ev: NoGrad) -> Claim | None:
                 # Moving the change before the optimizer fails when it reads what is made
                 # in between; a fresh optimizer after it does not (verification picks).
                 alternatives = (fresh,)
-            if rebuilt is None:
-                rebuilt = _rebuilt_in_method(file, stmt, root(trained))
-                remedy = _build_in_method(file, stmt, rebuilt) if rebuilt is not None else None
+            elsewhere = _rebuilt_in_method(file, stmt, root(trained)) if rebuilt is None \
+                else None
+            if elsewhere is not None:
+                remedy = _build_in_method(file, stmt, elsewhere, ev.optimizer)
+                file, rebuilt = elsewhere[0], elsewhere[1]
+                built = (file, rebuilt, arg)
+                attribute = root(trained).split(".", 1)[-1]
+                renamed = next((reading.text(t) for t in reading.targets(rebuilt)
+                                if isinstance(t, ast.Attribute) and t.attr == attribute), None)
             if rebuilt is None:
                 caller = _rebuilt_in_caller(ev, file, stmt, root(trained))
                 if caller is not None:
@@ -109,6 +115,13 @@ def match(ev: NoGrad) -> Claim | None:
                 # The copy the loss trains does not exist yet where the optimizer is built:
                 # a fresh optimizer over it right after it is made.
                 remedy = _fresh_after(file, copied, _replacing(stmt, wrong, trained))
+            elif wrong and not _named_at(file, stmt, root(trained)) and (
+                    copied := _made_in_step(file, root(trained), starved(ev), ev)):
+                # Copied in the method that trains it (`local = deepcopy(self.global_model)`
+                # in `fine_tune()`), the optimizer built in `__init__`: a fresh one there.
+                statement = _written_there(file, stmt, ast.parse(_replacing(
+                    stmt, wrong, trained)).body[0], "self", ev.optimizer)
+                remedy = _fresh_after(file, copied, statement) if statement else None
     if rebuilt is not None:
         why = (f"{summary(ev)}. `{trained}` got new parameters after the optimizer was built "
                f"({places.user_path(built[0]) if built else ''}:{rebuilt.lineno}: "
@@ -139,8 +152,8 @@ def match(ev: NoGrad) -> Claim | None:
         # The starved parameters have no name any more: the module rebuilt under the name
         # the loss now trains is the culprit (`model.fc`, `model`), as the rebuilding
         # statement names it (`self.policy = PolicyNet(...)` for `self.policy.body`).
-        name = next((t for t in (reading.text(t) for t in reading.targets(rebuilt))
-                     if steps(trained)[:len(steps(t))] == steps(t)), trained) \
+        name = renamed or next((t for t in (reading.text(t) for t in reading.targets(rebuilt))
+                                if steps(trained)[:len(steps(t))] == steps(t)), trained) \
             if rebuilt is not None else trained
         found = replace(found, culprit=replace(found.culprit, expression=name,
                                                kind="attribute" if "." in name else "local"))
@@ -388,6 +401,35 @@ def _made_from(file: str, built: ast.stmt, name: str, source: str, ev: NoGrad
     return made[-1] if made else None
 
 
+def _named_at(file: str, stmt: ast.stmt, name: str) -> bool:
+    """Can the statement's function (or the module) read `name`?"""
+    tree = reading.parse(file)
+    if tree is None:
+        return False
+    first = steps(name)[0] if name else ""
+    scope = reading.enclosing_function(tree, stmt)
+    if first == "self" and scope is not None:
+        return True
+    return bool(reading.stores(tree, first)) or scope is not None and (
+        bool(reading.stores(scope, first)) or first in reading.parameters(scope))
+
+
+def _made_in_step(file: str, name: str, source: str, ev: NoGrad) -> ast.stmt | None:
+    """The statement before the backward, in the function that calls it, that made the
+    trained module out of the one the optimizer holds."""
+    record = last_backward(ev)
+    site = record.site if record is not None else None
+    scope = site.scope if site is not None and site.file == file else None
+    if scope is None or site is None:
+        return None
+    made = [stmt for stmt in reading.statements(scope)
+            if stmt.lineno < site.line and isinstance(stmt, ast.Assign)
+            and any(root(reading.text(t)) == name for t in reading.targets(stmt))
+            and any(reading.text(n) == source for n in ast.walk(stmt.value)
+                    if isinstance(n, (ast.Name, ast.Attribute)))]
+    return made[-1] if made else None
+
+
 def _build_after(file: str, built: ast.stmt, rebuilt: ast.stmt) -> Remedy | None:
     """Where the model is changed in the same block as the optimizer (or in a statement of
     that block: `if config.weight_norm: ...`), that change moves before the optimizer is
@@ -405,9 +447,12 @@ def _build_after(file: str, built: ast.stmt, rebuilt: ast.stmt) -> Remedy | None
     return _fresh_after(file, rebuilt, reading.segment(file, built))
 
 
-def _rebuilt_in_method(file: str, built: ast.stmt, name: str) -> ast.stmt | None:
+def _rebuilt_in_method(file: str, built: ast.stmt, name: str
+                       ) -> tuple[str, ast.stmt, str] | None:
     """`self.model = build(...)` in another method of the class whose `__init__` built the
-    optimizer (a `setup()` called after construction)."""
+    optimizer (a `setup()` called after construction), or `trainer.student = prune(...)`
+    in a function elsewhere that is handed the object (a callback): the file, the statement,
+    and the name the object has there."""
     tree = reading.parse(file)
     function = reading.enclosing_function(tree, built) if tree is not None else None
     owner = reading.class_of(file, function) if function is not None else None
@@ -416,13 +461,41 @@ def _rebuilt_in_method(file: str, built: ast.stmt, name: str) -> ast.stmt | None
     for method in (m for m in owner.body if isinstance(m, ast.FunctionDef) and m is not function):
         for stmt in reading.statements(method):
             if any(root(reading.text(t)) == name for t in reading.targets(stmt)):
-                return stmt
+                return file, stmt, "self"
+    attribute = name.split(".", 1)[1]
+    for other in project_files():
+        found = reading.parse(other)
+        for node in ast.walk(found) if found is not None else ():
+            if not isinstance(node, ast.FunctionDef) or node is function:
+                continue
+            for stmt in reading.statements(node):
+                if any(isinstance(t, ast.Attribute) and t.attr == attribute and isinstance(
+                        t.value, ast.Name) and t.value.id != "self" for t in reading.targets(stmt)):
+                    holder = next(t.value.id for t in reading.targets(stmt)
+                                  if isinstance(t, ast.Attribute) and isinstance(t.value, ast.Name))
+                    return other, stmt, holder
     return None
 
 
-def _build_in_method(file: str, built: ast.stmt, rebuilt: ast.stmt) -> Remedy | None:
-    """A fresh optimizer right after the model is rebuilt, written for that method: the
-    constructor's arguments it kept on `self` (`cfg` -> `self.cfg`)."""
+def _build_in_method(file: str, built: ast.stmt, rebuilt: tuple[str, ast.stmt, str],
+                     optimizer: object) -> Remedy | None:
+    """A fresh optimizer right after the model is rebuilt, written for the function that
+    rebuilds it."""
+    where, stmt, holder = rebuilt
+    statement = _written_there(file, built, built, holder, optimizer)
+    if statement is None:
+        return None
+    return Remedy("optimizer-params", "build a fresh optimizer over the rebuilt model", where,
+                  stmt.lineno, (Insert(where, (stmt.end_lineno or stmt.lineno) + 1, statement,
+                                       reading.indent_of(where, stmt.lineno)),))
+
+
+def _written_there(file: str, built: ast.stmt, statement: ast.stmt, holder: str,
+                   optimizer: object) -> str | None:
+    """The optimizer's construction as another function can write it: `self` is the object
+    as that function names it (`holder`); the constructor's arguments it kept on the object
+    are read from there (`cfg` -> `self.cfg`); a hyperparameter handed in and not kept
+    (`lr=lr`) is the value the optimizer holds. None when some name cannot be written."""
     tree = reading.parse(file)
     function = reading.enclosing_function(tree, built) if tree is not None else None
     if function is None:
@@ -431,13 +504,24 @@ def _build_in_method(file: str, built: ast.stmt, rebuilt: ast.stmt) -> Remedy | 
             if isinstance(s, ast.Assign) and isinstance(s.value, ast.Name)
             and any(reading.text(t) == f"self.{s.value.id}" for t in s.targets)}
     arguments = set(reading.parameters(function)) - {"self"}
-    statement = copy.deepcopy(built)
-    for node in ast.walk(statement):
-        if isinstance(node, ast.Name) and node.id in arguments:
-            if node.id not in kept:
-                return None
-            node.id = f"self.{node.id}"
-    return Remedy("optimizer-params", "build a fresh optimizer over the rebuilt model", file,
-                  rebuilt.lineno, (Insert(file, (rebuilt.end_lineno or rebuilt.lineno) + 1,
-                                          ast.unparse(statement),
-                                          reading.indent_of(file, rebuilt.lineno)),))
+    defaults = getattr(optimizer, "defaults", None) or {}
+    unwritable = False
+
+    class Rewrite(ast.NodeTransformer):
+        def visit_keyword(self, node: ast.keyword) -> ast.AST:
+            read = {n.id for n in ast.walk(node.value) if isinstance(n, ast.Name)} & arguments
+            value = defaults.get(node.arg or "")
+            if read - kept and isinstance(value, (int, float)) and not isinstance(value, bool):
+                node.value = ast.Constant(value)
+                return node
+            return self.generic_visit(node)
+
+        def visit_Name(self, node: ast.Name) -> ast.AST:
+            nonlocal unwritable
+            if node.id in arguments:
+                unwritable = unwritable or node.id not in kept
+                return ast.Attribute(ast.Name(holder, ast.Load()), node.id, node.ctx)
+            return ast.Name(holder, node.ctx) if node.id == "self" else node
+
+    text = ast.unparse(Rewrite().visit(copy.deepcopy(statement)))
+    return None if unwritable else text
