@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from autograd_doctor.capture.frames import frame_info, scopes_of, user_frames
-from autograd_doctor.graph.names import module_paths, parameter_names
+from autograd_doctor.graph.names import module_paths, modules_held, parameter_names
 from autograd_doctor.graph.objects import names_holding
 from autograd_doctor.source.places import FrameInfo
 
@@ -42,6 +42,9 @@ class Watched:
     files: list[str] = field(default_factory=list)  # the user's files on the stack at step 1
     frames: list[FrameInfo] = field(default_factory=list)  # ... and their frames, innermost first
     holders: set[str] = field(default_factory=set)  # names that held the optimizer (`opt`)
+    # Frozen parameters someone meant to unfreeze: their module's or their own
+    # `requires_grad`/`requires_grad_` was assigned as a plain attribute, which changes no flag.
+    meant: set[int] = field(default_factory=set)
     decided: bool = False
 
     def name(self, key: int) -> str:
@@ -82,13 +85,15 @@ class GradientWatch:
             w.files = list(dict.fromkeys(f.f_code.co_filename
                                          for f in user_frames(sys._getframe(3))))
             w.frames = [frame_info(f) for f in user_frames(sys._getframe(3))]
+            w.meant = _flag_set_as_attribute(scopes)
         w.steps += 1
         held = [p for group in optimizer.param_groups for p in group["params"]]
+        w.meant |= {id(p) for p in held if not p.requires_grad and _shadowed(p)}
         # An optimizer all of whose parameters were frozen after it was built (adapters
         # injected, the base frozen) steps nothing: its frozen parameters are what it misses.
         frozen = not any(p.requires_grad for p in held)
         for p in held:
-            if p.requires_grad or frozen:
+            if p.requires_grad or frozen or id(p) in w.meant:
                 if id(p) not in w.shapes:
                     w.shapes[id(p)] = list(p.shape)
                 # A gradient that is exactly zero is still a gradient (a WGAN critic's
@@ -117,6 +122,25 @@ class GradientWatch:
         watched: what a fix must not take away."""
         with self._lock:
             return {w.name(k): got for w in self._all for k, got in w.got.items()}
+
+
+def _shadowed(obj: Any) -> bool:
+    """`requires_grad` or `requires_grad_` set as an instance attribute: on a module it is
+    no flag at all, on a tensor `requires_grad_ = True` hides the method."""
+    found = getattr(obj, "__dict__", None) or {}
+    return any(isinstance(found.get(k), bool) for k in ("requires_grad", "requires_grad_"))
+
+
+def _flag_set_as_attribute(scopes: list[dict[str, Any]]) -> set[int]:
+    """id() of the frozen parameters of every module in these scopes whose `requires_grad`
+    was assigned as a plain attribute (`model.encoder.convs[-1].requires_grad = True`)."""
+    out: set[int] = set()
+    for scope in scopes:
+        for _, module in modules_held(scope):
+            for sub in module.modules():
+                if _shadowed(sub):
+                    out |= {id(p) for p in sub.parameters() if not p.requires_grad}
+    return out
 
 
 @dataclass

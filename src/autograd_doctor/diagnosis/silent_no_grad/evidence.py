@@ -45,6 +45,9 @@ class NoGrad:
     cut: Crossing | None = None  # where a replay saw the starved parameters leave autograd
     frames: list[FrameInfo] = field(default_factory=list)  # the user's stack at step 1
     built_at: tuple[FrameInfo, ...] = ()  # where a replay saw the optimizer built
+    # id() of starved parameters left frozen where `requires_grad` (or `requires_grad_`) was
+    # assigned as a plain attribute of their module (or of themselves): meant to learn.
+    meant: set[int] = field(default_factory=set)
 
     def sibling_cuts(self) -> list[Crossing]:
         """Other statements where starved parameters left autograd the same way as at
@@ -102,7 +105,8 @@ def gather(observed: Observation) -> NoGrad | None:
                   alarm, records, reached, outside, scopes, w.files, set(w.holders),
                   set(missing), trace,
                   _traced_cut(trace, set(missing), records) if trace else None, w.frames,
-                  trace.optimizer_built_at(optimizer) if trace and optimizer else ())
+                  trace.optimizer_built_at(optimizer) if trace and optimizer else (),
+                  w.meant & set(missing))
 
 
 # Which way out of autograd is the cut when several touch the starved parameters: a

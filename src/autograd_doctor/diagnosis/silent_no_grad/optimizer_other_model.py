@@ -52,6 +52,8 @@ FIXED = BROKEN.replace("SGD(teacher.parameters()", "SGD(student.parameters()")
 
 
 def match(ev: NoGrad) -> Claim | None:
+    if ev.missing_ids and ev.missing_ids <= ev.meant:
+        return _unfrozen_by_attribute(ev)
     # The loss reaches trainable parameters that no optimizer holds, while this optimizer's
     # parameters (all or some) get nothing: the optimizer is stepping the wrong tensors.
     if ev.on_leaf or not ev.records or not ev.reached_outside:
@@ -158,6 +160,47 @@ def match(ev: NoGrad) -> Claim | None:
         found = replace(found, culprit=replace(found.culprit, expression=name,
                                                kind="attribute" if "." in name else "local"))
     return found
+
+
+def _unfrozen_by_attribute(ev: NoGrad) -> Claim | None:
+    """Parameters handed to the optimizer stay frozen where the code meant to unfreeze them:
+    `module.requires_grad = True` sets a plain attribute of the module, and
+    `p.requires_grad_ = True` hides the method; neither changes a flag. The assignments are
+    made calls (`X.requires_grad_(True)`, right for a module and a tensor alike)."""
+    parts = {step for name in ev.missing for step in steps(name) if step.startswith(".")}
+    found: list[tuple[str, ast.Assign, ast.Attribute]] = []
+    for file in dict.fromkeys([*ev.files, *project_files()]):
+        tree = reading.parse(file)
+        for node in ast.walk(tree) if tree is not None else ():
+            if not isinstance(node, ast.Assign) or len(node.targets) != 1:
+                continue
+            target = node.targets[0]
+            if not isinstance(target, ast.Attribute) or target.attr not in (
+                    "requires_grad", "requires_grad_"):
+                continue
+            path = [s for s in steps(reading.text(target.value)) if s.startswith(".")]
+            # `requires_grad_` assigned is never right; `requires_grad` only on a module
+            # on the starved parameters' path (`model.encoder.convs[-1]`).
+            if target.attr == "requires_grad_" or path and path[-1] in parts:
+                found.append((file, node, target))
+    if not found:
+        return None
+    file, first, target = found[0]
+    remedy = Remedy("unfreeze", "call requires_grad_() instead of assigning an attribute",
+                    file, first.lineno, tuple(
+                        replace_node(f, n, f"{reading.text(t.value)}.requires_grad_("
+                                           f"{reading.segment(f, n.value)})")
+                        for f, n, t in found))
+    owner = reading.text(target.value) if target.attr == "requires_grad" else None
+    why = (f"{summary(ev)}: they are frozen, and the statement meant to unfreeze them "
+           f"(`{reading.line_text(file, first.lineno).strip()}`) assigns a plain attribute, "
+           f"which changes no tensor's requires_grad.")
+    hint = "Call `requires_grad_(True)` on the module or the parameters."
+    found_claim = claim(ev, CATEGORY, why, hint, (file, first.lineno), remedy)
+    if owner is not None and found_claim.culprit is not None:
+        found_claim = replace(found_claim, culprit=replace(found_claim.culprit,
+                                                           expression=owner))
+    return found_claim
 
 
 def _as_held_there(arg: ast.expr, ev: NoGrad, file: str, stmt: ast.stmt
