@@ -88,11 +88,12 @@ class GradientWatch:
             w.meant = _flag_set_as_attribute(scopes)
         w.steps += 1
         held = [p for group in optimizer.param_groups for p in group["params"]]
-        w.meant |= {id(p) for p in held if not p.requires_grad and _shadowed(p)}
         # An optimizer all of whose parameters were frozen after it was built (adapters
         # injected, the base frozen) steps nothing: its frozen parameters are what it misses.
         frozen = not any(p.requires_grad for p in held)
         for p in held:
+            if not p.requires_grad and _shadowed(p):
+                w.meant.add(id(p))  # `p.requires_grad_ = True` in an unfreezing callback
             if p.requires_grad or frozen or id(p) in w.meant:
                 if id(p) not in w.shapes:
                     w.shapes[id(p)] = list(p.shape)

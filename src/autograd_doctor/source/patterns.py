@@ -378,6 +378,12 @@ class _InTorch(ast.NodeTransformer):
         return node.value if node.attr == "data" else node
 
 
+def steps_in(node: ast.AST) -> bool:
+    """Is there a `.step(...)` call (an optimizer's, a scheduler's) anywhere in `node`?"""
+    return any(isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute)
+               and n.func.attr == "step" for n in ast.walk(node))
+
+
 def handed_to_step(scope: ast.AST, name: str) -> bool:
     """Is the function `name` handed to an optimizer's `step` in `scope` (`opt.step(closure)`),
     which may call it several times (LBFGS evaluates the loss at each trial point)?"""

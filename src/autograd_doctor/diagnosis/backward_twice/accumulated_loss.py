@@ -197,11 +197,16 @@ def _averaged(ev: Evidence, file: str, store: ast.stmt, expression: str) -> Reme
     ops = [replace_node(file, n, f"{loss}.item()") for n in losses]
     ops += [replace_node(site.file, n, loss) for n in ast.walk(receiver)
             if isinstance(n, (ast.Name, ast.Attribute)) and reading.text(n) == expression]
-    tree = reading.parse(file)
-    ops += [replace_node(file, call, expression)
-            for call in (patterns.item_calls(tree, expression) if tree is not None else [])]
+    ops += _plain_reads(file, expression)
     return Remedy("accumulate-item", f"backward {loss} and average its value into "
                   f"{expression} with .item()", file, store.lineno, tuple(ops))
+
+
+def _plain_reads(file: str, expression: str) -> list[Replace]:
+    """`total.item()` reads become `total`: the total is a number once it keeps `.item()`s."""
+    tree = reading.parse(file)
+    calls = patterns.item_calls(tree, expression) if tree is not None else []
+    return [replace_node(file, call, expression) for call in calls]
 
 
 def _unweighted(term: ast.expr, scopes: list[dict[str, Any]]) -> ast.expr:
@@ -241,9 +246,7 @@ def _remedy(ev: Evidence, file: str, store: ast.stmt, term: ast.expr,
         # backwards its batch's loss, the term without the weights it was summed with.
         backwarded = reading.segment(file, _unweighted(term, ev.live_scopes))
         ops.append(replace_node(site.file, receiver, backwarded))
-    tree = reading.parse(file)
-    calls = patterns.item_calls(tree, expression) if tree is not None else []
-    ops += [replace_node(file, call, expression) for call in calls]
+    ops += _plain_reads(file, expression)
     return Remedy(
         strategy="accumulate-item",
         description=f"backward {backwarded} and accumulate {expression} with .item()",

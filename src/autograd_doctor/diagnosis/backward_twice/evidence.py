@@ -924,9 +924,7 @@ def _parts_of_one_step(site: FrameInfo) -> bool:
     after the loop): the iterations are parts of one step, not training steps."""
     scope = site.scope
     loops = reading.loops_around(scope, site.line) if scope is not None else []
-    return bool(loops) and not any(
-        isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr == "step"
-        for n in ast.walk(loops[-1]))
+    return bool(loops) and not patterns.steps_in(loops[-1])
 
 
 def owner_class(expression: str, suspect: Suspect,

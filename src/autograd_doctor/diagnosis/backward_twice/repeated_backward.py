@@ -88,9 +88,8 @@ def match(ev: Evidence) -> Claim | None:
         placement = places.place(suspect.frame, suspect.expression)
         # Only a loop that steps the weights between its backwards needs the loss anew at
         # each iteration; one that does not backwards it once (below).
-        if placement is not None and placement.stores_before_loop and placement.loop and any(
-                isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute)
-                and n.func.attr == "step" for n in ast.walk(placement.loop)):
+        if placement is not None and placement.stores_before_loop and placement.loop \
+                and patterns.steps_in(placement.loop):
             assigned = (placement.file, placement.stores_before_loop[-1].lineno)
             remedy = recompute_in_loop(ev, placement, placement.stores_before_loop[-1],
                                        suspect)

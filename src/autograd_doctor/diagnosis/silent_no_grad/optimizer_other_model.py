@@ -512,11 +512,10 @@ def _rebuilt_in_method(file: str, built: ast.stmt, name: str
             if not isinstance(node, ast.FunctionDef) or node is function:
                 continue
             for stmt in reading.statements(node):
-                if any(isinstance(t, ast.Attribute) and t.attr == attribute and isinstance(
-                        t.value, ast.Name) and t.value.id != "self" for t in reading.targets(stmt)):
-                    holder = next(t.value.id for t in reading.targets(stmt)
-                                  if isinstance(t, ast.Attribute) and isinstance(t.value, ast.Name))
-                    return other, stmt, holder
+                for t in reading.targets(stmt):
+                    if isinstance(t, ast.Attribute) and t.attr == attribute and isinstance(
+                            t.value, ast.Name) and t.value.id != "self":
+                        return other, stmt, t.value.id
     return None
 
 
