@@ -1,0 +1,15 @@
+"""Turn model signals into positions and score them like the backtester does."""
+import torch
+
+
+def positions(signal, temperature=0.1):
+    """Long when the signal is positive, short otherwise; tanh keeps the sizing differentiable."""
+    position = torch.tanh(signal / temperature)
+    return position
+
+
+def sharpe_loss(signal, next_returns, cost=1e-4):
+    """Negative Sharpe ratio of the strategy P&L over the batch, after a linear trading cost."""
+    position = positions(signal)
+    pnl = position * next_returns - cost * position.abs()
+    return -pnl.mean() / (pnl.std() + 1e-8)
