@@ -37,7 +37,7 @@ from torch.overrides import TorchFunctionMode
 from torch.utils._python_dispatch import TorchDispatchMode
 
 from autograd_doctor.graph.walk import tensors_in
-from autograd_doctor.source.files import is_user_file
+from autograd_doctor.source.files import is_own_file, is_user_file
 from autograd_doctor.source.places import FrameInfo
 
 SITE_KEY = "autograd_doctor_site"
@@ -199,6 +199,11 @@ def user_site(frame: FrameType | None) -> Site:
         if is_user_file(code.co_filename):
             out.append(FrameInfo(code.co_filename, frame.f_lineno or 0, code.co_name,
                                  code.co_firstlineno))
+        elif out and is_own_file(code.co_filename):
+            # Our runner holds the program: what called it (a notebook kernel, pytest) is
+            # not part of where a value was made, and would push the program's own frames
+            # out of the site.
+            break
         frame = frame.f_back
     return tuple(out)
 
