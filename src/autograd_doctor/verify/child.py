@@ -34,23 +34,37 @@ class Gradients:
     some step, by name (`model.fc.weight`), or by position when no name is in sight."""
 
     def __init__(self, stop_after: int | None) -> None:
-        self.got: dict[str, bool] = {}
+        # Kept apart for each optimizer's first step and its later ones: a fix that leaves a
+        # parameter a gradient only in the first step (a value cached from it, detached from
+        # then on) has stopped it learning as surely as one that cuts it off at once.
+        self.first: dict[str, bool] = {}
+        self.later: dict[str, bool] = {}
         self.steps = 0
         self.stop_after = stop_after
         self._names: dict[int, str] = {}
         self._optimizers: dict[int, int] = {}
+        self._made: dict[int, int] = {}  # optimizer index -> steps it made
+
+    @property
+    def got(self) -> dict[str, bool]:
+        """Each parameter: did it receive a gradient in a later step of its optimizer (in
+        the first, where that optimizer made one step only)?"""
+        return {name: self.later.get(name, first) for name, first in self.first.items()}
 
     def before_step(self, optimizer: Any, args: Any, kwargs: Any) -> None:
         if id(optimizer) not in self._optimizers:
             self._optimizers[id(optimizer)] = len(self._optimizers)
             self._names.update(parameter_names(live_scopes()))
         index = self._optimizers[id(optimizer)]
+        seen = self.later if self._made.get(index, 0) else self.first
+        self._made[index] = self._made.get(index, 0) + 1
         for g, group in enumerate(optimizer.param_groups):
             for i, p in enumerate(group["params"]):
                 if p.requires_grad:
                     name = self._names.get(id(p), f"<optimizer {index} group {g} param {i}>")
                     got = p.grad is not None and bool(p.grad.ne(0).any())
-                    self.got[name] = self.got.get(name, False) or got
+                    self.first.setdefault(name, False)
+                    seen[name] = seen.get(name, False) or got
 
     def after_step(self, optimizer: Any, args: Any, kwargs: Any) -> None:
         self.steps += 1
