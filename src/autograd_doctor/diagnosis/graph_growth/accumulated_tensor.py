@@ -148,6 +148,11 @@ def _item(store: tuple[str, ast.stmt]) -> Remedy | None:
 
 
 def _mentions(node: ast.AST, target: str) -> bool:
-    """Does `node` read the running value (`total`, `self.sum`, `self.sums["x"]`)?"""
+    """Does `node` read the running value (`total`, `self.sum`, `self.sums["x"]`, or an
+    entry read back through the mapping's own lookup: `self.sums.get(name, 0.0)`)?"""
+    table = target.split("[")[0] if target.endswith("]") else None
     return target in reading.names_in(node) or any(
-        isinstance(n, ast.Subscript) and reading.text(n) == target for n in ast.walk(node))
+        isinstance(n, ast.Subscript) and reading.text(n) == target
+        or table is not None and isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute)
+        and n.func.attr in ("get", "setdefault") and reading.text(n.func.value) == table
+        for n in ast.walk(node))
