@@ -24,7 +24,34 @@ def detached(expr: str, structure: str = "T", var: str = "t") -> str:
     if structure.startswith("["):
         inner = _first_element(structure)
         return f"[{detached(var, inner, var + 't')} for {var} in {expr}]"
-    return f"{atom(expr)}.detach()"
+    return _split_detached(expr) or f"{atom(expr)}.detach()"
+
+
+# Tensor methods that return a tuple of views: a tuple has no .detach(), so the tensor they
+# split is detached instead (`batch.detach().unbind(0)`, the same values, no graph).
+_SPLITTERS = ("unbind", "split", "chunk", "tensor_split", "hsplit", "vsplit", "dsplit")
+
+
+def _split_detached(expr: str) -> str | None:
+    if "\n" in expr:  # offsets below are within one line
+        return None
+    try:
+        node = ast.parse(expr, mode="eval").body
+    except SyntaxError:
+        return None
+    if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+            and node.func.attr in _SPLITTERS):
+        return None
+    receiver = ast.unparse(node.func.value)
+    if receiver in ("torch", "th"):  # `torch.split(x, 2)`: the tensor is the first argument
+        if not node.args:
+            return None
+        first = ast.get_source_segment(expr, node.args[0]) or ast.unparse(node.args[0])
+        start = node.args[0].col_offset
+        end = node.args[0].end_col_offset or start
+        return f"{expr[:start]}{atom(first)}.detach(){expr[end:]}"
+    end = node.func.value.end_col_offset or 0
+    return f"{atom(expr[:end])}.detach(){expr[end:]}"
 
 
 def _first_element(structure: str) -> str:
