@@ -112,11 +112,41 @@ def match(ev: Evidence) -> Claim | None:
                  expression=_as_stored(site) if site and suspect.kind == "container-element"
                  else _class_spelled(site, suspect) if site else None)
     # State that also carries gradients within a step (handed to the model, updated in its
-    # forward) cannot be stored detached; cut it where each step starts instead.
-    boundary = detach_where_handed_in(ev, suspect)
-    if boundary is None:
+    # forward) cannot be stored detached; cut it where each step starts instead. A value
+    # cached on first use (`if self.ab is None: self.ab = ...`) from weights that learn is
+    # stale however it is stored: computed at every call instead (verification picks).
+    others = tuple(r for r in (detach_where_handed_in(ev, suspect),
+                               _uncached(site) if site else None) if r is not None)
+    if not others:
         return said
-    return replace(said, alternatives=(boundary,)) if remedy else replace(said, remedy=boundary)
+    return replace(said, alternatives=others) if remedy else \
+        replace(said, remedy=others[0], alternatives=others[1:])
+
+
+def _uncached(site: tuple[str, ast.stmt, ast.expr]) -> Remedy | None:
+    """The store made unconditional where it sits alone under an `if` that asks whether it
+    was made already (`if self.ab is None:`, `if not hasattr(self, "ab"):`)."""
+    file, stmt, _ = site
+    tree = reading.parse(file)
+    guard = next((n for n in ast.walk(tree) if isinstance(n, ast.If) and n.body == [stmt]
+                  and not n.orelse), None) if tree is not None else None
+    targets = [reading.text(t) for t in reading.targets(stmt)]
+    if guard is None or not targets:
+        return None
+    attribute = targets[0].rsplit(".", 1)[-1]
+    asks = any(reading.text(n) == targets[0] for n in ast.walk(guard.test)) or any(
+        isinstance(n, ast.Constant) and n.value == attribute for n in ast.walk(guard.test))
+    if not asks:
+        return None
+    indent = reading.indent_of(file, guard.lineno)
+    body = reading.lines(file)[stmt.lineno - 1:(stmt.end_lineno or stmt.lineno)]
+    inner = reading.indent_of(file, stmt.lineno)
+    text = "".join(indent + line[len(inner):] if line.startswith(inner) else line
+                   for line in body).rstrip("\n")
+    return Remedy("recompute-in-loop", f"compute {targets[0]} at every call instead of once",
+                  file, guard.lineno, (Replace(file, guard.lineno, 0,
+                                               stmt.end_lineno or stmt.lineno,
+                                               len(body[-1].rstrip("\n")), text),))
 
 
 def _parameter_update(ev: Evidence,
