@@ -35,6 +35,7 @@ from autograd_doctor.edits.operations import (
     character_column,
     replace_node,
 )
+from autograd_doctor.edits.strategies import retain_graph
 from autograd_doctor.graph.objects import resolve
 from autograd_doctor.source import patterns, places, reading
 from autograd_doctor.source.places import FrameInfo
@@ -100,6 +101,19 @@ def match(ev: Evidence) -> Claim | None:
         if remedy is not None:
             reason = ("the loop runs backward on the same loss once for each optimizer; "
                       "backward once, then step every optimizer")
+    hint = "retain_graph=True would add the same gradients a second time."
+    if remedy is None and ev.freeing is not None and ev.freeing.api != ev.failing.api:
+        # A backward and an autograd.grad of one loss ask for different gradients (the
+        # weights', an input's): neither is extra, so the first keeps the graph.
+        pair = common_frame(ev.freeing, ev.failing)
+        stmt = pair[0].statement if pair is not None else None
+        remedy = retain_graph(pair[0].file, stmt, "keep the graph for the second call "
+                              "(retain_graph=True on the first)") if pair and stmt else None
+        if remedy is not None:
+            reason = ("one call is a backward and the other an autograd.grad of the same "
+                      "loss, each wanting its own gradients; keep the graph in the first")
+            hint = ("Removing either call loses the gradients it computes; retain_graph=True "
+                    "on the first keeps the graph until the second is done.")
     if remedy is None:
         remedy = _remove_duplicate(ev)
         if remedy is not None:
@@ -125,7 +139,6 @@ def match(ev: Evidence) -> Claim | None:
         f"{describe_call(ev, 'failing').capitalize()} starts from a graph that "
         f"{describe_call(ev, 'freeing')} already went through and freed: {reason}."
     )
-    hint = "retain_graph=True would add the same gradients a second time."
     return claim(ev, CATEGORY, why, hint, suspect, assigned, remedy)
 
 
