@@ -249,3 +249,117 @@ def test_row_computed_from_the_tensor_it_is_written_into(tmp_path: Path) -> None
     assert finding["fix"]["status"] == "verified"
     assert "+        new_traj = torch.tanh(cell(traj[t]))\n+        traj = traj.clone()\n" \
         "+        traj[t + 1] = new_traj\n" in finding["fix"]["diff"], finding["fix"]["diff"]
+
+
+LOSS_MODULE_LEFT_OUT = """\
+import torch
+import torch.nn as nn
+
+
+class TaskWeights(nn.Module):
+    def __init__(self, n):
+        super().__init__()
+        self.log_vars = nn.Parameter(torch.zeros(n))
+
+    def forward(self, losses):
+        return (torch.exp(-self.log_vars) * torch.stack(losses) + self.log_vars).sum()
+
+
+torch.manual_seed(0)
+model = nn.Linear(4, 2)
+weigh = TaskWeights(2)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+for step in range(4):
+    out = model(torch.randn(8, 4))
+    loss = weigh([out[:, 0].pow(2).mean(), out[:, 1].abs().mean()])
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+"""
+
+# Nothing steps the loss module's weights, but they get gradients: correct as long as
+# something else updates them (here the user's own SGD step), or they belong to a whole
+# network kept fixed (a teacher in eval mode).
+UPDATED_BY_HAND = LOSS_MODULE_LEFT_OUT.replace("    opt.step()\n", """\
+    opt.step()
+    with torch.no_grad():
+        weigh.log_vars -= 0.1 * weigh.log_vars.grad
+        weigh.log_vars.grad = None
+""")
+TEACHER_LEFT_OUT = """\
+import torch
+import torch.nn as nn
+
+torch.manual_seed(0)
+teacher, student = nn.Linear(4, 2).eval(), nn.Linear(4, 2)
+opt = torch.optim.SGD(student.parameters(), lr=0.1)
+for step in range(4):
+    x = torch.randn(8, 4)
+    loss = (student(x) - teacher(x)).pow(2).mean()
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+"""
+
+
+def test_learnable_weights_no_optimizer_holds_are_handed_to_it(tmp_path: Path) -> None:
+    report, _, _ = run_text(LOSS_MODULE_LEFT_OUT, tmp_path)
+    [finding] = report.findings
+    assert finding.category == "optimizer-other-model"
+    assert finding.culprit is not None and (finding.culprit.expression,
+                                            finding.culprit.line) == ("weigh", 16)
+    assert finding.fix is not None
+    with isolated(tmp_path):
+        fixed = apply(finding.fix)["train.py"]
+    assert "SGD([*model.parameters(), *weigh.parameters()], lr=0.1)" in fixed, fixed
+
+
+@pytest.mark.parametrize("text", [UPDATED_BY_HAND, TEACHER_LEFT_OUT],
+                         ids=["updated-by-hand", "teacher"])
+def test_weights_updated_by_hand_or_kept_fixed_are_no_finding(text: str,
+                                                              tmp_path: Path) -> None:
+    report, _, _ = run_text(text, tmp_path)
+    assert report.findings == ()
+
+
+CACHED_FROM_WEIGHTS = """\
+import torch
+import torch.nn as nn
+
+
+class Biased(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.lin = nn.Linear(4, 4)
+        self.bias_table = nn.Parameter(torch.zeros(3, 4))
+        self.cached = None
+
+    def forward(self, x):
+        if self.cached is None:
+            self.cached = torch.tanh(self.bias_table).sum(0)
+        return self.lin(x) + self.cached
+
+
+torch.manual_seed(0)
+model = Biased()
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+for step in range(4):
+    loss = model(torch.randn(8, 4)).pow(2).mean()
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+"""
+
+
+def test_a_value_cached_from_weights_is_computed_at_every_call(tmp_path: Path) -> None:
+    # Stored detached, the table would get a gradient at the first step only: verification
+    # counts that as a parameter that stopped learning, and the cache goes instead.
+    (tmp_path / "train.py").write_text(CACHED_FROM_WEIGHTS)
+    run = doctor(tmp_path, [])
+    [finding] = run.report["findings"]
+    assert finding["category"] == "stored-state"
+    assert finding["fix"]["strategy"] == "recompute-in-loop", finding["fix"]
+    assert finding["fix"]["status"] == "verified"
+    assert "-        if self.cached is None:\n" in finding["fix"]["diff"]
+    [detach] = [a for a in finding["alternatives"] if a["strategy"] == "detach-on-store"]
+    assert detach["verification"] == "model.bias_table no longer receives a gradient"

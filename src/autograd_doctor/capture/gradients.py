@@ -15,8 +15,17 @@ import weakref
 from dataclasses import dataclass, field
 from typing import Any
 
+import torch
+
 from autograd_doctor.capture.frames import frame_info, scopes_of, user_frames
-from autograd_doctor.graph.names import module_paths, modules_held, parameter_names
+from autograd_doctor.graph.names import (
+    module_paths,
+    modules_held,
+    parameter_names,
+    plain_attributes,
+    python_paths,
+    user_object,
+)
 from autograd_doctor.graph.objects import names_holding
 from autograd_doctor.source.places import FrameInfo
 
@@ -26,6 +35,24 @@ EARLY = 3  # steps after which "nothing at all" is already certain
 # inside its first step, after the hook has looked.
 AT_LEAST = 2
 MAX_WATCHED = 256  # optimizers remembered (inner-loop optimizers come and go)
+
+
+@dataclass
+class Loose:
+    """A learnable tensor in sight at an optimizer's first step that the optimizer does
+    not hold: weakly held, with a fingerprint of its value then (a tensor some code updates
+    by hand changes; one nothing steps does not)."""
+
+    name: str
+    tensor: weakref.ref[Any]
+    fingerprint: tuple[float, float]
+    owner: str  # the module that declares it (`self.criterion`), else its own name
+
+
+def fingerprint(t: Any) -> tuple[float, float]:
+    with torch.no_grad():
+        flat = t.detach().double()
+        return float(flat.sum()), float(flat.abs().sum())
 
 
 @dataclass
@@ -45,6 +72,7 @@ class Watched:
     # Frozen parameters someone meant to unfreeze: their module's or their own
     # `requires_grad`/`requires_grad_` was assigned as a plain attribute, which changes no flag.
     meant: set[int] = field(default_factory=set)
+    loose: dict[int, Loose] = field(default_factory=dict)  # learnable, not held by it
     decided: bool = False
 
     def name(self, key: int) -> str:
@@ -88,6 +116,8 @@ class GradientWatch:
             w.meant = _flag_set_as_attribute(scopes)
         w.steps += 1
         held = [p for group in optimizer.param_groups for p in group["params"]]
+        if w.steps == 1:
+            w.loose = _declared_learnable(scopes, {id(p) for p in held})
         # An optimizer all of whose parameters were frozen after it was built (adapters
         # injected, the base frozen) steps nothing: its frozen parameters are what it misses.
         frozen = not any(p.requires_grad for p in held)
@@ -141,6 +171,39 @@ def _flag_set_as_attribute(scopes: list[dict[str, Any]]) -> set[int]:
             for sub in module.modules():
                 if _shadowed(sub):
                     out |= {id(p) for p in sub.parameters() if not p.requires_grad}
+    return out
+
+
+def _declared_learnable(scopes: list[dict[str, Any]], held: set[int]) -> dict[int, Loose]:
+    """Tensors the user's own code declared learnable that this optimizer does not hold: a
+    leaf made with requires_grad (`log_scale = torch.tensor(2.6, requires_grad=True)`), or
+    the parameters a module class of the user's project registers itself (a loss module's
+    task weights) in a module in training mode that no library layer shares them with and
+    none of whose parameters the optimizer holds. A whole network left out (a teacher, a
+    perceptual-loss backbone) is usually frozen on purpose; these are not."""
+    out: dict[int, Loose] = {}
+
+    def add(name: str, t: Any, owner: str) -> None:
+        if id(t) not in held and id(t) not in out:
+            out[id(t)] = Loose(name, weakref.ref(t), fingerprint(t), owner)
+
+    for scope in scopes:
+        for expr, module in modules_held(scope):
+            if not module.training:
+                continue
+            own = [(f"{expr}{path}.{name}", sub, p) for path, sub in python_paths(module)
+                   for name, p in sub._parameters.items() if p is not None and p.requires_grad]
+            if own and all(user_object(sub) and id(p) not in held for _, sub, p in own):
+                for name, _, p in own:
+                    add(name, p, expr)
+        owner = scope.get("self")
+        named = list(scope.items()) + ([(f"self.{k}", v) for k, v in plain_attributes(owner)]
+                                       if owner is not None and not isinstance(
+                                           owner, torch.nn.Module) else [])
+        for name, value in named:
+            if isinstance(value, torch.Tensor) and value.is_leaf and value.requires_grad \
+                    and not name.startswith("_"):
+                add(name, value, name)
     return out
 
 

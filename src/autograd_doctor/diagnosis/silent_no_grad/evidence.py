@@ -13,7 +13,7 @@ from typing import Any
 
 import torch
 
-from autograd_doctor.capture.gradients import Observation
+from autograd_doctor.capture.gradients import Observation, Watched, fingerprint
 from autograd_doctor.capture.ledger import BackwardRecord
 from autograd_doctor.capture.tracer import Crossing, Trace
 from autograd_doctor.diagnosis.finding import Claim
@@ -48,6 +48,11 @@ class NoGrad:
     # id() of starved parameters left frozen where `requires_grad` (or `requires_grad_`) was
     # assigned as a plain attribute of their module (or of themselves): meant to learn.
     meant: set[int] = field(default_factory=set)
+    # Learnable tensors the user's code declared (a loss module's weights, a logit scale)
+    # that the loss trains and no optimizer steps: by name, with their optimizer getting
+    # everything it holds.
+    left_out: list[str] = field(default_factory=list)
+    left_out_owner: str = ""  # the module declaring them (`self.criterion`), or the tensor
 
     def sibling_cuts(self) -> list[Crossing]:
         """Other statements where starved parameters left autograd the same way as at
@@ -81,7 +86,17 @@ def gather(observed: Observation) -> NoGrad | None:
     params = list(w.shapes)  # what the first steps saw, whether the optimizer lives or not
     missing = [k for k in params if not w.got.get(k, False)]
     if not missing:
-        return None
+        left = _left_out(w, observed.held, records)
+        if not left:
+            return None
+        optimizer = w.optimizer()
+        owners = sorted({w.loose[k].owner for k in left})
+        return NoGrad(optimizer, w.steps, [], len(params), [], False, records, [], [], scopes,
+                      w.files, set(w.holders), frames=w.frames,
+                      left_out=[w.loose[k].name for k in left],
+                      left_out_owner=owners[0] if len(owners) == 1 else "",
+                      built_at=observed.trace.optimizer_built_at(optimizer)
+                      if observed.trace and optimizer else ())
     names = [w.name(k) for k in params]
     lost = {w.name(k) for k in missing}
     # A module counts as starved when all its parameters are, the ones no optimizer holds
@@ -107,6 +122,21 @@ def gather(observed: Observation) -> NoGrad | None:
                   _traced_cut(trace, set(missing), records) if trace else None, w.frames,
                   trace.optimizer_built_at(optimizer) if trace and optimizer else (),
                   w.meant & set(missing))
+
+
+def _left_out(w: Watched, held: set[int], records: tuple[BackwardRecord, ...]) -> list[int]:
+    """The learnable tensors declared by the user's code (capture.gradients' `loose`) that
+    hold a gradient, were reached by the latest backward, are held by no optimizer and kept
+    their value since the first step: nothing, not even code of the user's, steps them."""
+    reached = {id(t) for t in _reached(records)}
+    out = []
+    for key, loose in w.loose.items():
+        t = loose.tensor()
+        if t is None or key in held or t.grad is None or (reached and key not in reached):
+            continue
+        if fingerprint(t) == loose.fingerprint:
+            out.append(key)
+    return out
 
 
 # Which way out of autograd is the cut when several touch the starved parameters: a

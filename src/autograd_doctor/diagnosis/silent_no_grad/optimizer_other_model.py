@@ -52,6 +52,8 @@ FIXED = BROKEN.replace("SGD(teacher.parameters()", "SGD(student.parameters()")
 
 
 def match(ev: NoGrad) -> Claim | None:
+    if ev.left_out:
+        return _left_out(ev)
     if ev.missing_ids and ev.missing_ids <= ev.meant:
         return _unfrozen_by_attribute(ev)
     # The loss reaches trainable parameters that no optimizer holds, while this optimizer's
@@ -160,6 +162,63 @@ def match(ev: NoGrad) -> Claim | None:
         found = replace(found, culprit=replace(found.culprit, expression=name,
                                                kind="attribute" if "." in name else "local"))
     return found
+
+
+def _left_out(ev: NoGrad) -> Claim | None:
+    """Learnable tensors the user declared (a loss module's task weights, a logit scale)
+    that the loss trains and no optimizer holds: the optimizer gets them too."""
+    if not ev.left_out_owner:
+        return None  # several unrelated things left out: no one statement to name
+    owner = ev.left_out_owner
+    whole = owner not in ev.left_out  # a module: its parameters; else the tensor itself
+    built = construction(ev.holders, ev.files, ev.frames, ev.built_at,
+                         type(ev.optimizer).__name__ if ev.optimizer is not None else "")
+    remedy, at = None, None
+    if built is not None:
+        file, stmt, arg = built
+        at = (file, _assigned_line(file, owner) or stmt.lineno)
+        remedy = _add_to_optimizer(file, stmt, arg, owner, whole)
+    what = f"the parameters of `{owner}`" if whole else f"`{owner}`"
+    them = "them" if whole else "it"
+    kept = "they hold the values they" if whole else "it holds the value it"
+    why = (f"The loss reaches {what} and backward gives {them} gradients, but no optimizer "
+           f"holds {them}: after {ev.steps} steps {kept} started with.")
+    hint = f"Hand {what} to the optimizer as well."
+    found = claim(ev, CATEGORY, why, hint, at, remedy)
+    details = {"parameters": ev.left_out[:20], "modules": [owner] if whole else [],
+               "without_gradient": 0, "of": ev.total, "steps": ev.steps,
+               "not_held": len(ev.left_out)}
+    kind = "attribute" if "." in owner else "local"
+    culprit = places.culprit(owner, kind, at[0], at[1], role="made") if at else \
+        places.culprit(owner, kind, None, None, role="made")
+    return replace(found, culprit=culprit, details=details)
+
+
+def _assigned_line(file: str, name: str) -> int | None:
+    """The line where `name` is assigned in `file` (the first such statement)."""
+    tree = reading.parse(file)
+    if tree is None:
+        return None
+    lines = [n.lineno for n in ast.walk(tree) if isinstance(n, (ast.Assign, ast.AnnAssign))
+             and any(reading.text(t) == name for t in reading.targets(n))]
+    return min(lines) if lines else None
+
+
+def _add_to_optimizer(file: str, stmt: ast.stmt, arg: ast.expr, owner: str,
+                      whole: bool) -> Remedy:
+    """The optimizer's parameter argument with `owner` added: another element of a list
+    written out, another group of a list of groups, else a list of both."""
+    added = f"*{owner}.parameters()" if whole else owner
+    if isinstance(arg, (ast.List, ast.Tuple)) and arg.elts and all(
+            isinstance(e, ast.Dict) for e in arg.elts):
+        added = f'{{"params": {f"{owner}.parameters()" if whole else f"[{owner}]"}}}'
+        text = f"[{', '.join(reading.segment(file, e) for e in arg.elts)}, {added}]"
+    elif isinstance(arg, ast.List):
+        text = f"[{', '.join(reading.segment(file, e) for e in arg.elts)}, {added}]"
+    else:
+        text = f"[*{reading.segment(file, arg)}, {added}]"
+    return Remedy("optimizer-params", f"hand {owner} to the optimizer as well", file,
+                  stmt.lineno, (replace_node(file, arg, text),))
 
 
 def _unfrozen_by_attribute(ev: NoGrad) -> Claim | None:

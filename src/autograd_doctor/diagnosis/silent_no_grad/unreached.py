@@ -51,6 +51,8 @@ FIXED = BROKEN.replace("return self.encoder(x)", "return self.decoder(self.encod
 
 
 def match(ev: NoGrad) -> Claim | None:
+    if not ev.missing:
+        return None
     why = f"{summary(ev)}."
     hint = ("Check that the loss is computed from these modules' outputs without `.detach()`, "
             "`.data`, NumPy or `torch.no_grad()` in between, and that the optimizer holds the "
