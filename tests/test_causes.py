@@ -322,6 +322,53 @@ def test_weights_updated_by_hand_or_kept_fixed_are_no_finding(text: str,
     assert report.findings == ()
 
 
+FROZEN_GROUP = """\
+import torch
+import torch.nn as nn
+
+torch.manual_seed(0)
+model = nn.Sequential(nn.Linear(4, 8), nn.Tanh(), nn.Linear(8, 8), nn.Tanh(), nn.Linear(8, 1))
+model.requires_grad_(False)
+model[4].requires_grad_(True)
+opt = torch.optim.SGD([{"params": model[2].parameters(), "lr": 0.01},
+                       {"params": model[4].parameters()}], lr=0.1)
+for step in range(STEPS):
+    if step == UNFREEZE:
+        model[2].requires_grad_(True)
+    loss = model(torch.randn(8, 4)).pow(2).mean()
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+"""
+
+
+def test_a_group_left_frozen_to_the_end_is_unfrozen_before_the_optimizer(
+        tmp_path: Path) -> None:
+    report, _, _ = run_text(FROZEN_GROUP.replace("STEPS", "4").replace("UNFREEZE", "-1"),
+                            tmp_path)
+    [finding] = report.findings
+    assert finding.category == "optimizer-other-model"
+    assert finding.culprit is not None and finding.culprit.expression == "model[2]"
+    assert finding.fix is not None and finding.fix.strategy == "unfreeze"
+    with isolated(tmp_path):
+        fixed = apply(finding.fix)["train.py"]
+    assert "model[2].requires_grad_(True)\nopt = torch.optim.SGD(" in fixed, fixed
+
+
+@pytest.mark.parametrize("text", [
+    # Gradual unfreezing, later than the steps the watch looks at closely.
+    FROZEN_GROUP.replace("STEPS", "14").replace("UNFREEZE", "12"),
+    # A group of scattered parameters (the biases of a no-decay split), all frozen.
+    FROZEN_GROUP.replace("STEPS", "4").replace("UNFREEZE", "-1").replace(
+        '{"params": model[2].parameters(), "lr": 0.01}',
+        '{"params": [model[0].bias, model[2].bias], "weight_decay": 0.0}')],
+    ids=["unfrozen-later", "scattered"])
+def test_frozen_groups_unfrozen_later_or_not_built_for_a_module_are_no_finding(
+        text: str, tmp_path: Path) -> None:
+    report, _, _ = run_text(text, tmp_path)
+    assert report.findings == ()
+
+
 CACHED_FROM_WEIGHTS = """\
 import torch
 import torch.nn as nn

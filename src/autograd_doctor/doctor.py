@@ -93,6 +93,8 @@ class Doctor:
             return
         for watched in self.gradients.pending():
             self._decide_gradients(watched, [])
+        for watched in self.gradients.still_frozen():
+            self._decide_gradients(watched, [])
 
     def __enter__(self) -> Doctor:
         return self.install()

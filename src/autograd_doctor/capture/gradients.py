@@ -12,7 +12,7 @@ from __future__ import annotations
 import sys
 import threading
 import weakref
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import torch
@@ -56,6 +56,22 @@ def fingerprint(t: Any) -> tuple[float, float]:
 
 
 @dataclass
+class Shelved:
+    """A parameter group built for one module (`{"params": model.backbone.parameters()}`)
+    whose parameters were all frozen at the optimizer's first step while another group
+    trains. Someone meant it to learn, unless the program unfreezes it later (gradual
+    unfreezing does, an epoch on): so it is decided at exit, if it stayed frozen."""
+
+    module: str  # as the user's code names it at the first step
+    params: list[weakref.ref[Any]]
+    ids: list[int]
+
+    def unfrozen(self) -> bool:
+        first = self.params[0]()
+        return first is not None and bool(first.requires_grad)
+
+
+@dataclass
 class Watched:
     # Weak, and no frames kept: watching must not keep an optimizer's state, or the
     # tensors a step's locals held, alive.
@@ -72,7 +88,10 @@ class Watched:
     # Frozen parameters someone meant to unfreeze: their module's or their own
     # `requires_grad`/`requires_grad_` was assigned as a plain attribute, which changes no flag.
     meant: set[int] = field(default_factory=set)
+    frozen: set[int] = field(default_factory=set)  # of a group that stayed frozen to the end
+    frozen_modules: set[str] = field(default_factory=set)  # ... the modules of those groups
     loose: dict[int, Loose] = field(default_factory=dict)  # learnable, not held by it
+    shelved: list[Shelved] = field(default_factory=list)  # frozen groups, until unfrozen
     decided: bool = False
 
     def name(self, key: int) -> str:
@@ -99,6 +118,8 @@ class GradientWatch:
                 self._all.append(w)
                 del self._all[:-MAX_WATCHED]
             if w.decided:
+                if w.shelved:  # one flag per frozen group: still frozen, or unfrozen now?
+                    w.shelved = [g for g in w.shelved if not g.unfrozen()]
                 return None
             w.decided = self._record(w, optimizer)
             return w if w.decided else None
@@ -118,6 +139,8 @@ class GradientWatch:
         held = [p for group in optimizer.param_groups for p in group["params"]]
         if w.steps == 1:
             w.loose = _declared_learnable(scopes, {id(p) for p in held})
+            w.shelved = _frozen_groups(optimizer, scopes)
+        w.shelved = [g for g in w.shelved if not g.unfrozen()]
         # An optimizer all of whose parameters were frozen after it was built (adapters
         # injected, the base frozen) steps nothing: its frozen parameters are what it misses.
         frozen = not any(p.requires_grad for p in held)
@@ -142,6 +165,27 @@ class GradientWatch:
             for w in found:
                 w.decided = True
             return found
+
+    def still_frozen(self) -> list[Watched]:
+        """At exit: for each optimizer with groups that stayed frozen to the end, a watch of
+        its own over what it held, those groups' parameters missing every gradient."""
+        with self._lock:
+            out = []
+            for w in self._all:
+                # Those watched from the first steps (meant to be unfrozen by an attribute
+                # assignment) were decided then.
+                shelved = [g for g in w.shelved if not set(g.ids) <= set(w.shapes)]
+                if not shelved or not w.steps:
+                    continue
+                frozen = {k: g.module for g in shelved for k in g.ids}
+                shapes = {**w.shapes, **{k: [] for k in frozen if k not in w.shapes}}
+                got = {**{k: True for k in w.shapes}, **dict.fromkeys(frozen, False)}
+                names = {**w.names, **{k: w.names.get(k, frozen[k]) for k in frozen}}
+                out.append(replace(w, shapes=shapes, got=got, names=names, shelved=[],
+                                   decided=True, frozen=set(frozen),
+                                   frozen_modules={g.module for g in shelved}))
+                w.shelved = []
+            return out
 
     def held(self) -> set[int]:
         """id() of every parameter any watched optimizer holds."""
@@ -171,6 +215,26 @@ def _flag_set_as_attribute(scopes: list[dict[str, Any]]) -> set[int]:
             for sub in module.modules():
                 if _shadowed(sub):
                     out |= {id(p) for p in sub.parameters() if not p.requires_grad}
+    return out
+
+
+def _frozen_groups(optimizer: Any, scopes: list[dict[str, Any]]) -> list[Shelved]:
+    """The groups of this optimizer built for one module of the user's (exactly its
+    parameters) and all frozen, when another of its groups trains. A group of scattered
+    parameters (the biases of a no-decay split) says nothing of what was meant."""
+    groups = [list(g["params"]) for g in optimizer.param_groups]
+    if len(groups) < 2 or not any(p.requires_grad for g in groups for p in g):
+        return []
+    out = []
+    for params in groups:
+        if not params or any(p.requires_grad for p in params):
+            continue
+        ids = {id(p) for p in params}
+        module = next((f"{expr}{path}" for scope in scopes for expr, top in modules_held(scope)
+                       for path, sub in python_paths(top)
+                       if {id(p) for p in sub.parameters()} == ids), None)
+        if module is not None:
+            out.append(Shelved(module, [weakref.ref(p) for p in params], list(ids)))
     return out
 
 

@@ -131,6 +131,12 @@ class Trace:
         entry = self.frozen.get(id(tensor))
         return entry[1] if entry is not None and entry[0]() is tensor else ()
 
+    def frozen_by_id(self, key: int) -> Site:
+        """Where the tensor with this id was frozen, alive or not (a model local to a
+        `main()` that returned is gone by the exit decision)."""
+        entry = self.frozen.get(key)
+        return entry[1] if entry is not None else ()
+
     def made(self, tensor: torch.Tensor) -> Flow | None:
         entries = self.flow.get(id(tensor))
         return entries[-1][1] if entries and entries[-1][0]() is tensor else None

@@ -53,6 +53,10 @@ class NoGrad:
     # everything it holds.
     left_out: list[str] = field(default_factory=list)
     left_out_owner: str = ""  # the module declaring them (`self.criterion`), or the tensor
+    # id() of starved parameters in a group built for their module that stayed frozen from
+    # the first step to the end, while the optimizer's other groups trained.
+    frozen: set[int] = field(default_factory=set)
+    frozen_modules: list[str] = field(default_factory=list)  # those groups' modules
 
     def sibling_cuts(self) -> list[Crossing]:
         """Other statements where starved parameters left autograd the same way as at
@@ -119,9 +123,12 @@ def gather(observed: Observation) -> NoGrad | None:
     return NoGrad(optimizer, w.steps, [w.name(k) for k in missing], len(params), empty,
                   alarm, records, reached, outside, scopes, w.files, set(w.holders),
                   set(missing), trace,
-                  _traced_cut(trace, set(missing), records) if trace else None, w.frames,
+                  # A frozen parameter never had a path to cut.
+                  _traced_cut(trace, set(missing) - w.frozen, records) if trace else None,
+                  w.frames,
                   trace.optimizer_built_at(optimizer) if trace and optimizer else (),
-                  w.meant & set(missing))
+                  w.meant & set(missing), frozen=w.frozen & set(missing),
+                  frozen_modules=sorted(w.frozen_modules))
 
 
 def _left_out(w: Watched, held: set[int], records: tuple[BackwardRecord, ...]) -> list[int]:

@@ -3,7 +3,9 @@ while the parameters the loss does reach are in no optimizer.
 
 Typically a copy-paste slip (`Adam(teacher.parameters())` while the loss comes from
 `student`), or a model rebuilt after the optimizer was created. Backward runs and fills
-gradients, the optimizer steps, and nothing that matters changes.
+gradients, the optimizer steps, and nothing that matters changes. Its relatives: a
+learnable tensor (a loss module's weights, a logit scale) handed to no optimizer, and a
+parameter group built for a module that a freeze left frozen to the end of the run.
 
 Build the optimizer over the parameters of the model the loss comes from.
 """
@@ -54,6 +56,8 @@ FIXED = BROKEN.replace("SGD(teacher.parameters()", "SGD(student.parameters()")
 def match(ev: NoGrad) -> Claim | None:
     if ev.left_out:
         return _left_out(ev)
+    if ev.frozen and ev.missing_ids <= ev.frozen:
+        return _left_frozen(ev)
     if ev.missing_ids and ev.missing_ids <= ev.meant:
         return _unfrozen_by_attribute(ev)
     # The loss reaches trainable parameters that no optimizer holds, while this optimizer's
@@ -192,6 +196,70 @@ def _left_out(ev: NoGrad) -> Claim | None:
     culprit = places.culprit(owner, kind, at[0], at[1], role="made") if at else \
         places.culprit(owner, kind, None, None, role="made")
     return replace(found, culprit=culprit, details=details)
+
+
+def _left_frozen(ev: NoGrad) -> Claim | None:
+    """Groups built for modules that stayed frozen from the first step to the end while the
+    optimizer's other groups trained: the freeze reached further than meant (the whole
+    backbone for its stem, the new head with the pretrained layers, a model reloaded with
+    its flags). The fix unfreezes those modules right before the optimizer is built."""
+    modules = ev.frozen_modules
+    built = construction(ev.holders, ev.files, ev.frames, ev.built_at,
+                         type(ev.optimizer).__name__ if ev.optimizer is not None else "")
+    remedy, at = None, None
+    if built is not None:
+        file, stmt, arg = built
+        at = (file, _made_before(file, stmt, modules) or stmt.lineno)
+        receivers = [reading.text(r) for r in _parameter_receivers(arg)]
+        written = [next((r for r in receivers if steps(r)[1:] == steps(m)[1:]
+                         and len(steps(m)) > 1), "") for m in modules]
+        if all(written):
+            remedy = Remedy("unfreeze", "unfreeze the frozen groups' modules", file,
+                            stmt.lineno, (Insert(
+                                file, stmt.lineno,
+                                "\n".join(f"{w}.requires_grad_(True)" for w in written),
+                                reading.indent_of(file, stmt.lineno)),))
+    site = _frozen_site(ev, modules)
+    at = site or at
+    names = ", ".join(f"`{m}`" for m in modules)
+    why = (f"{summary(ev)}: the optimizer has a group for {names}, whose parameters were "
+           f"frozen (requires_grad=False) from its first step to the end, while its other "
+           f"groups trained.")
+    hint = (f"Freeze only what should stay fixed, or unfreeze {names} before building the "
+            f"optimizer.")
+    found = claim(ev, CATEGORY, why, hint, at, remedy)
+    module = ", ".join(modules)
+    kind = "attribute" if "." in module else "local"
+    return replace(found, culprit=places.culprit(module, kind, at[0] if at else None,
+                                                 at[1] if at else None, role="made"))
+
+
+def _frozen_site(ev: NoGrad, modules: list[str]) -> tuple[str, int] | None:
+    """Where a replay saw the groups' parameters frozen: the frame of that stack whose line
+    names the model (`transfer.freeze(model, names)` rather than the helper's loop)."""
+    if ev.trace is None:
+        return None
+    roots = {steps(m)[0] for m in modules}
+    for key in sorted(ev.frozen):
+        site = ev.trace.frozen_by_id(key)
+        if site:
+            frame = next((f for f in site if any(
+                r in reading.line_text(f.file, f.line) for r in roots)), site[0])
+            return frame.file, frame.line
+    return None
+
+
+def _made_before(file: str, built: ast.stmt, modules: list[str]) -> int | None:
+    """The last statement before the optimizer, in its function, that made the model the
+    groups belong to (`model = torch.load(...)` restores the frozen flags with it)."""
+    tree = reading.parse(file)
+    if tree is None:
+        return None
+    scope = reading.enclosing_function(tree, built) or tree
+    roots = {root(m) for m in modules}
+    made = [s.lineno for s in reading.statements(scope) if s.lineno < built.lineno
+            and any(reading.text(t) in roots for t in reading.targets(s))]
+    return made[-1] if made else None
 
 
 def _assigned_line(file: str, name: str) -> int | None:
