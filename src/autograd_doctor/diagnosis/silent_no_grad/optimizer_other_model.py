@@ -220,7 +220,9 @@ def _left_frozen(ev: NoGrad) -> Claim | None:
                                 "\n".join(f"{w}.requires_grad_(True)" for w in written),
                                 reading.indent_of(file, stmt.lineno)),))
     site = _frozen_site(ev, modules)
-    at = site or at
+    made = _built_frozen(modules) if site is None and (
+        at is None or built is None or at[1] == built[1].lineno) else None
+    at = site or (made[:2] if made else at)
     names = ", ".join(f"`{m}`" for m in modules)
     why = (f"{summary(ev)}: the optimizer has a group for {names}, whose parameters were "
            f"frozen (requires_grad=False) from its first step to the end, while its other "
@@ -228,7 +230,7 @@ def _left_frozen(ev: NoGrad) -> Claim | None:
     hint = (f"Freeze only what should stay fixed, or unfreeze {names} before building the "
             f"optimizer.")
     found = claim(ev, CATEGORY, why, hint, at, remedy)
-    module = ", ".join(modules)
+    module = made[2] if made else ", ".join(modules)
     kind = "attribute" if "." in module else "local"
     return replace(found, culprit=places.culprit(module, kind, at[0] if at else None,
                                                  at[1] if at else None, role="made"))
@@ -247,6 +249,25 @@ def _frozen_site(ev: NoGrad, modules: list[str]) -> tuple[str, int] | None:
                 r in reading.line_text(f.file, f.line) for r in roots)), site[0])
             return frame.file, frame.line
     return None
+
+
+def _built_frozen(modules: list[str]) -> tuple[str, int, str] | None:
+    """Frozen by no statement of the user's (the flags came with the layer:
+    `nn.Embedding.from_pretrained(...)` freezes by default): the one assignment of the
+    project that makes the module (`self.item_emb = ...` in the model's class)."""
+    if len(modules) != 1:
+        return None
+    last = steps(modules[0])[-1]
+    if not last.startswith("."):
+        return None
+    found = []
+    for file in project_files():
+        tree = reading.parse(file)
+        for node in ast.walk(tree) if tree is not None else ():
+            if isinstance(node, ast.Assign) and any(
+                    reading.text(t) == f"self{last}" for t in node.targets):
+                found.append((file, node.lineno, f"self{last}"))
+    return found[0] if len(found) == 1 else None
 
 
 def _made_before(file: str, built: ast.stmt, modules: list[str]) -> int | None:
