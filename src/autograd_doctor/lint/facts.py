@@ -239,9 +239,14 @@ def _learnable_leaf(value: ast.Call) -> bool:
 
 
 def _parameters_of(value: ast.expr) -> set[str]:
+    # A comprehension's own variable (`g` in `[{"params": g.parameters()} for g in groups]`)
+    # names each element of something else, no model of its own.
+    local = {n.id for c in ast.walk(value) if isinstance(c, ast.comprehension)
+             for n in ast.walk(c.target) if isinstance(n, ast.Name)}
     return {reading.text(n.func.value) for n in ast.walk(value)
             if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute)
-            and n.func.attr in ("parameters", "named_parameters")}
+            and n.func.attr in ("parameters", "named_parameters")
+            and reading.text(n.func.value).split(".")[0].split("[")[0] not in local}
 
 
 def _frozen(nodes: list[ast.AST]) -> set[str]:

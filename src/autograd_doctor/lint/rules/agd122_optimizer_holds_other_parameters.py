@@ -122,6 +122,19 @@ for step in range(5):
     opt.zero_grad()
     loss.backward()
     opt.step()
+''', '''
+import torch
+import torch.nn as nn
+
+model = nn.Sequential(nn.Linear(4, 8), nn.ReLU(), nn.Linear(8, 1))
+groups = [model[0], model[2]]
+opt = torch.optim.SGD([{"params": g.parameters(), "lr": 0.1 / (i + 1)}
+                       for i, g in enumerate(groups)])
+for step in range(5):
+    loss = model(torch.randn(16, 4)).pow(2).mean()
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
 ''')
 
 
