@@ -144,3 +144,16 @@ def test_a_name_is_translated_through_the_call_that_hands_it_over(tmp_path: Path
                  and n.name == "finetune")
     assert as_passed(str(path), inner, outer, "clf") == "model"
     assert as_passed(str(path), inner, outer, "other") == "other"  # not handed over
+
+
+def test_a_numpy_round_trip_is_written_in_torch() -> None:
+    def translated(code: str) -> str:
+        found = patterns.in_torch(ast.parse(code).body[0])
+        assert found is not None, code
+        return ast.unparse(found)
+
+    # The dtype of the re-wrap stays, as torch's own: `np.float32` is no torch dtype.
+    assert translated("y = torch.from_numpy(np.asarray(1.0 - s, dtype=np.float32))") == \
+        "y = (1.0 - s).to(torch.float32)"
+    assert translated("y = torch.tensor(v.item(), dtype=torch.float64)") == \
+        "y = v.to(torch.float64)"

@@ -367,6 +367,9 @@ class _InTorch(ast.NodeTransformer):
                 value = ast.Call(ast.Attribute(ast.Name("torch", ast.Load()), "stack",
                                                ast.Load()), [value], [])
             dtype = next((k.value for k in node.keywords if k.arg == "dtype"), None)
+            if isinstance(dtype, ast.Attribute) and isinstance(dtype.value, ast.Name) \
+                    and dtype.value.id in NUMPY:
+                dtype = ast.Attribute(ast.Name("torch", ast.Load()), dtype.attr, ast.Load())
             return ast.Call(ast.Attribute(value, "to", ast.Load()), [dtype], []) \
                 if dtype is not None else value
         if isinstance(func, ast.Attribute) and func.attr == "astype":
