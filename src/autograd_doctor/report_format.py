@@ -59,7 +59,8 @@ def schema() -> dict[str, Any]:
             "replay": _object(["status", "seconds"], {
                 "status": {"enum": ["used", "different failure", "different findings",
                                     "failed"]},
-                "seconds": {"type": "number"}, "problem": {"type": "string"}}),
+                "seconds": {"type": "number"}, "problem": {"type": "string"},
+                "problems": {"type": "array", "items": {"type": "string"}}}),
             "original_error": _object(["type", "message"], {
                 "type": {"type": "string"}, "message": {"type": "string"},
                 "traceback": {"type": "string"}}),

@@ -36,6 +36,9 @@ def replay(first: Report, target: str, args: list[str], module: bool,
     if status != "used" or result.report is None:
         if result.problem:
             info["problem"] = result.problem
+        if result.report is not None and result.report.problems:
+            # Our own failure in the replay may be why it found something else: say so.
+            info["problems"] = list(result.report.problems)
         return replace(first, replay=info)
     replayed = _outside(result.report, scratch)
     return replace(first, status=replayed.status if replayed.findings else first.status,

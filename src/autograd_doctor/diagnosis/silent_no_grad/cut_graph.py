@@ -132,6 +132,7 @@ def _traced(ev: NoGrad, cut: Crossing) -> Claim:
     the culprit, and the edit undoes that step where it can be undone in place."""
     frame = cut.site[0] if cut.site else None
     remedy = None
+    decorator_at: tuple[str, int] | None = None
     if cut.kind == "no-grad":
         # The op ran deep inside a call made in a `with torch.no_grad():` further out (a
         # front-end called from the model's forward): that call is what to move out.
@@ -148,6 +149,7 @@ def _traced(ev: NoGrad, cut: Crossing) -> Claim:
             # `@torch.no_grad()` on a helper the model's forward calls: the helper records
             # a graph again.
             helper, decorator = decorated
+            decorator_at = (helper.file, decorator.lineno)  # where grad went off
             remedy = Remedy("move-out-of-no-grad", "let the helper record a graph",
                             helper.file, decorator.lineno,
                             (Delete(helper.file, decorator.lineno, decorator.lineno),))
@@ -170,12 +172,13 @@ def _traced(ev: NoGrad, cut: Crossing) -> Claim:
     alternatives = (translated,) if remedy is not None and translated is not None and \
         cut.kind == "leaves-torch" else ()
     remedy = remedy or translated
-    where = f" at {places.user_path(frame.file)}:{frame.line}" if frame else ""
+    at = decorator_at or ((frame.file, frame.line) if frame else None)
+    where = f" at {places.user_path(at[0])}:{at[1]}" if at else ""
     why = (f"{summary(ev)}: their output leaves autograd through {_HOW[cut.kind]}{where} "
            f"(`{cut.op}`) on its way to the loss, so backward never reaches them.")
     hint = ("Keep that path in torch and in the graph: no `.detach()`, `.data`, `.item()`, "
             "NumPy or `torch.no_grad()` between these parameters and the loss.")
-    said = claim(ev, CATEGORY, why, hint, (frame.file, frame.line) if frame else None, remedy)
+    said = claim(ev, CATEGORY, why, hint, at, remedy)
     return replace(said, alternatives=alternatives)
 
 

@@ -285,7 +285,11 @@ def _as_written_at(module: str, file: str, line: int) -> str:
     method the loop's `model.backbone` is `self.backbone` (the longest such path that
     method reads)."""
     tree = reading.parse(file)
-    scope = reading.enclosing_function(tree, _at_line(tree, line)) if tree else None
+    at = _at_line(tree, line) if tree else None
+    decorated = next((n for n in ast.walk(tree) if isinstance(n, ast.FunctionDef) and any(
+        d.lineno == line for d in n.decorator_list)), None) if tree else None
+    # A decorator's line speaks for the function it decorates (`@torch.no_grad()`).
+    scope = decorated or (reading.enclosing_function(tree, at) if tree and at else None)
     owner = reading.class_of(file, scope) if scope is not None else None
     if scope is not None and owner is None and "." in module:
         # A plain function handed the module (`embed(t, time_mlp)` for `self.time_mlp`):
@@ -304,9 +308,15 @@ def _as_written_at(module: str, file: str, line: int) -> str:
     return module
 
 
-def _at_line(tree: ast.Module, line: int) -> ast.AST:
+def _at_line(tree: ast.Module, line: int) -> ast.stmt | None:
+    """The statement starting at `line`, else the smallest one spanning it (a decorator's
+    line belongs to no statement of its own)."""
     found = [n for n in ast.walk(tree) if isinstance(n, ast.stmt) and n.lineno == line]
-    return found[0] if found else tree
+    if found:
+        return found[0]
+    spanning = [n for n in ast.walk(tree) if isinstance(n, ast.stmt)
+                and n.lineno <= line <= (n.end_lineno or n.lineno)]
+    return min(spanning, key=lambda n: (n.end_lineno or n.lineno) - n.lineno, default=None)
 
 
 def summary(ev: NoGrad) -> str:
