@@ -10,6 +10,7 @@ Remove the `.data` / `.detach()` between the model and the loss.
 from __future__ import annotations
 
 import ast
+import re
 from dataclasses import replace
 
 from autograd_doctor.capture.tracer import Crossing
@@ -19,10 +20,12 @@ from autograd_doctor.diagnosis.silent_no_grad.evidence import (
     backward_statement,
     claim,
     last_backward,
+    starved,
     summary,
 )
 from autograd_doctor.edits.operations import Delete, Operation, Remedy, replace_node
 from autograd_doctor.edits.strategies import keep_in_torch, move_out_of_no_grad, with_keywords
+from autograd_doctor.graph.names import steps
 from autograd_doctor.source import patterns, places, reading
 from autograd_doctor.source.places import FrameInfo
 
@@ -149,7 +152,14 @@ def _traced(ev: NoGrad, cut: Crossing) -> Claim:
             # `@torch.no_grad()` on a helper the model's forward calls: the helper records
             # a graph again.
             helper, decorator = decorated
-            decorator_at = (helper.file, decorator.lineno)  # where grad went off
+            # Where grad went off is the decorator, unless the decorated function runs the
+            # starved module itself among other work (a teacher's targets computed with the
+            # student's connector): that statement is the one misplaced there.
+            runs = {steps(m)[-1].lstrip(".[") for m in starved(ev).split(", ")}
+            text = reading.line_text(helper.file, helper.line)
+            if helper is not cut.site[0] or not any(
+                    r and re.search(rf"\b{re.escape(r)}\b", text) for r in runs):
+                decorator_at = (helper.file, decorator.lineno)
             remedy = Remedy("move-out-of-no-grad", "let the helper record a graph",
                             helper.file, decorator.lineno,
                             (Delete(helper.file, decorator.lineno, decorator.lineno),))
