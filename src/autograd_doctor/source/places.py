@@ -37,6 +37,13 @@ class FrameInfo:
         return reading.statement_at(scope, self.line) if scope is not None else None
 
 
+def naming(site: tuple[FrameInfo, ...], names: set[str]) -> FrameInfo | None:
+    """The frame of a stack whose line names one of `names` (the call `freeze(model)` rather
+    than the helper's loop over parameters that ran it), else the innermost one."""
+    return next((f for f in site if any(n in reading.line_text(f.file, f.line) for n in names)),
+                site[0] if site else None)
+
+
 def user_path(file: str) -> str:
     """The path as the user would type it: relative when under the working directory."""
     if file.startswith("<"):

@@ -468,10 +468,9 @@ def _frozen_traced(failure: Failure, failing: BackwardRecord, frame: FrameType,
                                             -sum(1 for _ in m[1].parameters())))
     for name, module in ranked:
         site = next((s for p in module.parameters() if (s := trace.frozen_at(p))), ())
-        if not site:
+        at = places.naming(site, {name.split(".")[0]})
+        if at is None:
             continue
-        at = next((f for f in site if name.split(".")[0] in reading.line_text(f.file, f.line)),
-                  site[0])
         tree, stmt = reading.parse(at.file), at.statement
         if tree is None or stmt is None:
             continue

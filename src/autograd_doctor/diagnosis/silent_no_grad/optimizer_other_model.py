@@ -243,10 +243,8 @@ def _frozen_site(ev: NoGrad, modules: list[str]) -> tuple[str, int] | None:
         return None
     roots = {steps(m)[0] for m in modules}
     for key in sorted(ev.frozen):
-        site = ev.trace.frozen_by_id(key)
-        if site:
-            frame = next((f for f in site if any(
-                r in reading.line_text(f.file, f.line) for r in roots)), site[0])
+        frame = places.naming(ev.trace.frozen_by_id(key), roots)
+        if frame is not None:
             return frame.file, frame.line
     return None
 
@@ -260,13 +258,9 @@ def _built_frozen(modules: list[str]) -> tuple[str, int, str] | None:
     last = steps(modules[0])[-1]
     if not last.startswith("."):
         return None
-    found = []
-    for file in project_files():
-        tree = reading.parse(file)
-        for node in ast.walk(tree) if tree is not None else ():
-            if isinstance(node, ast.Assign) and any(
-                    reading.text(t) == f"self{last}" for t in node.targets):
-                found.append((file, node.lineno, f"self{last}"))
+    name = f"self{last}"
+    found = [(file, line, name) for file in project_files()
+             if (line := _assigned_line(file, name)) is not None]
     return found[0] if len(found) == 1 else None
 
 
