@@ -225,16 +225,21 @@ def _frozen_groups(optimizer: Any, scopes: list[dict[str, Any]]) -> list[Shelved
     groups = [list(g["params"]) for g in optimizer.param_groups]
     if len(groups) < 2 or not any(p.requires_grad for g in groups for p in g):
         return []
+    frozen = [params for params in groups if params and not any(p.requires_grad for p in params)]
+    if not frozen:
+        return []
+    # Each module's parameter set, once: the first name the user's code gives it wins.
+    owners: dict[frozenset[int], str] = {}
+    for scope in scopes:
+        for expr, top in modules_held(scope):
+            for path, sub in python_paths(top):
+                owners.setdefault(frozenset(id(p) for p in sub.parameters()), f"{expr}{path}")
     out = []
-    for params in groups:
-        if not params or any(p.requires_grad for p in params):
-            continue
-        ids = {id(p) for p in params}
-        module = next((f"{expr}{path}" for scope in scopes for expr, top in modules_held(scope)
-                       for path, sub in python_paths(top)
-                       if {id(p) for p in sub.parameters()} == ids), None)
+    for params in frozen:
+        ids = [id(p) for p in params]
+        module = owners.get(frozenset(ids))
         if module is not None:
-            out.append(Shelved(module, [weakref.ref(p) for p in params], list(ids)))
+            out.append(Shelved(module, [weakref.ref(p) for p in params], ids))
     return out
 
 
