@@ -60,19 +60,23 @@ FIXED = BROKEN.replace("total_loss += loss\n", "total_loss += loss.item()\n").re
 
 def match(ev: Evidence) -> Claim | None:
     suspect = ev.primary
-    if ev.root_stale or ev.same_step or suspect is None or ev.storage != ACCUMULATED \
-            or suspect.kind == "container-element":
+    if ev.root_stale or ev.same_step or suspect is None or ev.storage != ACCUMULATED:
         return None
-    # Backwarded itself, or added into the loss that is (`loss = fit + reg_total`).
-    if not ev.backwarded and not added_term(ev):
+    entry = suspect.kind == "container-element"
+    # Backwarded itself, or added into the loss that is (`loss = fit + reg_total`); a total
+    # kept per key (per task) is a loss total whatever the loss makes of it.
+    summed = added_term(ev)
+    if not ev.backwarded and not summed and not entry:
         return None
     found = _accumulation(ev, suspect)
     if found is None:
         return None
     file, scope, store, name = found
     # Added into each step's loss, the total is meant to be this update's: started afresh.
-    per_update = not ev.backwarded or _per_update(ev, scope, store)
-    if per_update:
+    per_update = not entry and (not ev.backwarded or _per_update(ev, scope, store))
+    if entry:
+        remedy = _entry_item(ev, file, store, name, summed)
+    elif per_update:
         remedy = _reset(ev, name, store, file)
     elif patterns.accumulates(store, name):
         remedy = _remedy(ev, file, store, _term(store, name), name)
@@ -94,14 +98,14 @@ def match(ev: Evidence) -> Claim | None:
           "step: gradients counted many times over, time and memory growing without bound."
     )
     return claim(ev, CATEGORY, why, hint, suspect, (file, store.lineno), remedy,
-                 expression=name if name.startswith("self.") else None)
+                 expression=name if name.startswith("self.") or entry else None)
 
 
 def _accumulation(ev: Evidence, suspect: Suspect
                   ) -> tuple[str, reading.Scope, ast.stmt, str] | None:
     """The statement that adds to the total, in the loop around the culprit or wherever the
     object that holds it is updated."""
-    if suspect.kind in ("attribute", "global"):
+    if suspect.kind in ("attribute", "global", "container-element"):
         return next(((f, s, st, e) for f, s, st, e in stores_of(ev, suspect)
                      if patterns.accumulates(st, e)), None)
     placement = places.place(suspect.frame, suspect.expression)
@@ -207,6 +211,49 @@ def _plain_reads(file: str, expression: str) -> list[Replace]:
     tree = reading.parse(file)
     calls = patterns.item_calls(tree, expression) if tree is not None else []
     return [replace_node(file, call, expression) for call in calls]
+
+
+def _entry_item(ev: Evidence, file: str, store: ast.stmt, name: str,
+                summed: bool) -> Remedy | None:
+    """A total kept per key (`totals[task] += value`): each key adds its value with
+    `.item()`. Where the loss is the sum of the totals (`sum(totals.values())`), the step's
+    own terms take their place: the container the loop that adds reads them from
+    (`for task, value in batch.items()`)."""
+    term = _term(store, name)
+    ops: list[Replace] = [replace_node(file, term, f"{atom(reading.segment(file, term))}.item()")]
+    if summed:
+        totals = name.split("[", 1)[0]
+        own = _terms_container(file, store, term)
+        site = ev.failing.site
+        scope = site.scope if site is not None else None
+        if own is None or site is None or scope is None:
+            return None
+        reads = [call.func.value for call in ast.walk(scope) if isinstance(call, ast.Call)
+                 and isinstance(call.func, ast.Attribute) and call.func.attr == "values"
+                 and reading.text(call.func.value) == totals
+                 and store.lineno < call.lineno <= site.line]
+        if not reads:
+            return None
+        ops += [replace_node(site.file, n, own) for n in reads]
+    return Remedy("accumulate-item", f"add each value to {name} with .item()"
+                  + (", and backward this step's own terms" if summed else ""),
+                  file, store.lineno, tuple(ops))
+
+
+def _terms_container(file: str, store: ast.stmt, term: ast.expr) -> str | None:
+    """`batch` in `for task, value in batch.items(): totals[task] += value`."""
+    tree = reading.parse(file)
+    if tree is None or not isinstance(term, ast.Name):
+        return None
+    scope = reading.enclosing_function(tree, store) or tree
+    for loop in reading.loops_around(scope, store.lineno):
+        it = loop.iter if isinstance(loop, ast.For) else None
+        if isinstance(loop, ast.For) and isinstance(it, ast.Call) and isinstance(
+                it.func, ast.Attribute) and it.func.attr in ("items", "values") and \
+                not it.args and any(isinstance(n, ast.Name) and n.id == term.id
+                                    for n in ast.walk(loop.target)):
+            return reading.text(it.func.value)
+    return None
 
 
 def _unweighted(term: ast.expr, scopes: list[dict[str, Any]]) -> ast.expr:

@@ -80,8 +80,10 @@ def match(ev: Evidence) -> Claim | None:
     if ev.storage == FED_BACK:
         return _recurrent_attribute(ev, suspect)
     # A sum carried over (`x = x + f(x_t)`) fed to the model is state; one only added to
-    # the loss (`loss = fit + reg_total`) is a running loss total (accumulated_loss).
+    # the loss (`loss = fit + reg_total`) is a running loss total (accumulated_loss), and
+    # so is a total kept per key (`totals[task] += loss`).
     carried = ev.storage == REBOUND or (ev.storage == ACCUMULATED and not ev.backwarded
+                                        and suspect.kind != "container-element"
                                         and not added_term(ev))
     if carried and suspect.kind in ("local", "parameter", "container-element"):
         return _local(ev, suspect)

@@ -298,6 +298,19 @@ def _decide(ev: Evidence) -> None:
         _facts(ev, suspect)
 
 
+def _summed_entry(ev: Evidence, suspect: Suspect) -> bool:
+    """An entry of a container that holds a running sum of one-number tensors
+    (`totals[task] += loss`): a loss total kept per key, however the loss then uses it (a
+    sum backwarded, weights that balance the tasks)."""
+    try:
+        node = ast.parse(suspect.expression, mode="eval").body
+    except SyntaxError:
+        return False
+    value = evaluate(node, ev.live_scopes)
+    return isinstance(value, torch.Tensor) and value.numel() == 1 and any(
+        patterns.accumulates(stmt, name) for _, _, stmt, name in stores_of(ev, suspect))
+
+
 def _running_total(ev: Evidence) -> Suspect | None:
     site = ev.failing.site
     stmt = site.statement if site is not None else None
@@ -322,6 +335,14 @@ def _running_total(ev: Evidence) -> Suspect | None:
 
 def _facts(ev: Evidence, suspect: Suspect) -> None:
     """How this suspect's value is kept, and whether the failing call is made on it."""
+    _storage(ev, suspect)
+    primary = ev.primary
+    if primary is not None and primary.kind == "container-element" and \
+            ev.storage != BEFORE_LOOP and _summed_entry(ev, primary):
+        ev.storage = ACCUMULATED
+
+
+def _storage(ev: Evidence, suspect: Suspect) -> None:
     ev.primary = suspect
     ev.backwarded = backward_reads(ev, suspect.expression)
     if suspect.kind in ("attribute", "global") or suspect.cell:
