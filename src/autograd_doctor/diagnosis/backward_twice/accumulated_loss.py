@@ -220,24 +220,45 @@ def _entry_item(ev: Evidence, file: str, store: ast.stmt, name: str,
     own terms take their place: the container the loop that adds reads them from
     (`for task, value in batch.items()`)."""
     term = _term(store, name)
-    ops: list[Replace] = [replace_node(file, term, f"{atom(reading.segment(file, term))}.item()")]
+    text = reading.segment(file, term)
+    ops: list[Insert | Replace] = [replace_node(file, term, f"{atom(text)}.item()")]
     if summed:
-        totals = name.split("[", 1)[0]
-        own = _terms_container(file, store, term)
         site = ev.failing.site
         scope = site.scope if site is not None else None
-        if own is None or site is None or scope is None:
+        if site is None or scope is None or site.file != file:
             return None
-        reads = [call.func.value for call in ast.walk(scope) if isinstance(call, ast.Call)
-                 and isinstance(call.func, ast.Attribute) and call.func.attr == "values"
-                 and reading.text(call.func.value) == totals
-                 and store.lineno < call.lineno <= site.line]
+        totals = name.split("[", 1)[0]
+        own = _terms_container(file, store, term)
+        after = [n for n in ast.walk(scope) if isinstance(n, ast.expr)
+                 and store.lineno < n.lineno <= site.line]
+        if own is not None:  # `sum(totals.values())`: the step's own terms instead
+            reads = [c.func.value for c in after if isinstance(c, ast.Call)
+                     and isinstance(c.func, ast.Attribute) and c.func.attr == "values"
+                     and reading.text(c.func.value) == totals]
+            ops += [replace_node(file, n, own) for n in reads]
+        else:  # `stats["loss"] / stats["seen"]`: this step's term in the entry's place
+            reads = [n for n in after if isinstance(n, ast.Subscript)
+                     and reading.text(n) == reading.text(_target(store))]
+            taken = {n.id for n in ast.walk(scope) if isinstance(n, ast.Name)}
+            fresh = next((n for n in ("batch_loss", "step_loss", "loss_term")
+                          if n not in taken), None)
+            if fresh is None:
+                return None
+            if not isinstance(term, ast.Name):  # computed once, added and backwarded
+                ops = [Insert(file, store.lineno, f"{fresh} = {text}",
+                              reading.indent_of(file, store.lineno)),
+                       replace_node(file, term, f"{fresh}.item()")]
+                text = fresh
+            ops += [replace_node(file, n, text) for n in reads]
         if not reads:
             return None
-        ops += [replace_node(site.file, n, own) for n in reads]
     return Remedy("accumulate-item", f"add each value to {name} with .item()"
                   + (", and backward this step's own terms" if summed else ""),
                   file, store.lineno, tuple(ops))
+
+
+def _target(store: ast.stmt) -> ast.expr:
+    return store.target if isinstance(store, ast.AugAssign) else reading.targets(store)[0]
 
 
 def _terms_container(file: str, store: ast.stmt, term: ast.expr) -> str | None:

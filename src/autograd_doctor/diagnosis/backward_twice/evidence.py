@@ -970,6 +970,22 @@ def owner_class(expression: str, suspect: Suspect,
     return (file, cls) if cls is not None else None
 
 
+def _project_bases(value: Any) -> list[tuple[str, ast.ClassDef]]:
+    """The project's own classes among those `value`'s class inherits from."""
+    out = []
+    for base in type(value).__mro__[1:] if value is not None else ():
+        try:
+            file = inspect.getsourcefile(base)
+            _, line = inspect.getsourcelines(base)
+        except (TypeError, OSError):
+            continue
+        if file is not None and is_project_file(file):
+            cls = reading.class_named(file, base.__name__, line)
+            if cls is not None:
+                out.append((file, cls))
+    return out
+
+
 def root_suspect(ev: Evidence) -> Suspect | None:
     """The failing loss itself, when its own graph was freed."""
     for root in ev.failing.roots:
@@ -1034,6 +1050,8 @@ def stores_of(ev: Evidence, suspect: Suspect
     owner = owner_class(expr, suspect, ev.live_scopes) if "." in expr else None
     if owner is not None:
         candidates.append(owner)
+        # A mixin of the project's that the class inherits writes it (`write_state`).
+        candidates += _project_bases(resolve(expr.rsplit(".", 1)[0], ev.live_scopes))
     local_expr = "self." + expr.rsplit(".", 1)[1] if "." in expr else expr
     # State kept on the class itself is written through its name (`Anchors._cache[k] = v`).
     spelled = {local_expr} | ({f"{owner[1].name}.{expr.rsplit('.', 1)[1]}"}

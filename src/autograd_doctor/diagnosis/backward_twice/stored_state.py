@@ -108,8 +108,11 @@ def match(ev: Evidence) -> Claim | None:
         "alive (memory grows each step) and fail with the in-place error once the optimizer "
         "updates the weights."
     )
-    said = claim(ev, CATEGORY, why, hint, suspect, assigned, remedy,
-                 expression=_as_stored(site) if site and suspect.kind == "container-element"
+    named = suspect
+    if site and suspect.kind == "attribute" and _keyed(ev, suspect, site):
+        named = replace(suspect, kind="container-element")
+    said = claim(ev, CATEGORY, why, hint, named, assigned, remedy,
+                 expression=_as_stored(site) if site and named.kind == "container-element"
                  else _class_spelled(site, suspect) if site else None)
     # State that also carries gradients within a step (handed to the model, updated in its
     # forward) cannot be stored detached; cut it where each step starts instead. A value
@@ -270,6 +273,15 @@ def _uncleared(ev: Evidence, suspect: Suspect, site: tuple[str, ast.stmt, ast.ex
             "would train every update on all past episodes again.")
     assigned = (site[0], site[1].lineno) if site else None
     return claim(ev, CATEGORY, why, hint, suspect, assigned, remedy, expression=name)
+
+
+def _keyed(ev: Evidence, suspect: Suspect, site: tuple[str, ast.stmt, ast.expr]) -> bool:
+    """An attribute holding a dict or list of tensors, written one entry at a time
+    (`self.soft_targets[batch_idx] = ...`): the entry, as the store writes it, is what kept
+    the graph (a tensor written by rows is the attribute itself)."""
+    held = resolve(suspect.expression, ev.live_scopes)
+    return isinstance(held, (dict, list)) and any(
+        isinstance(t, ast.Subscript) for t in reading.targets(site[1]))
 
 
 def _as_stored(site: tuple[str, ast.stmt, ast.expr]) -> str:

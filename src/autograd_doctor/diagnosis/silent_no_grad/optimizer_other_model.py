@@ -545,7 +545,13 @@ def _between(file: str, built: ast.stmt, ev: NoGrad) -> list[ast.stmt]:
     if tree is None or record is None or record.site is None:
         return []
     scope = reading.enclosing_function(tree, built) or tree
-    end = record.site.line if record.site.file == file else None
+    # Where the optimizer's own function was when the backward ran: the call into the
+    # training function (`train(...)` after `rnn = CharRNN(...)`), not the backward's line,
+    # which may sit in a function written above both.
+    here = next((f for f in record.frames if f.file == file and f.scope is not None
+                 and (f.scope is scope or isinstance(scope, ast.Module)
+                      and f.function == "<module>")), None)
+    end = here.line if here is not None else None
     return [s for s in reading.statements(scope)
             if built.lineno < s.lineno and (end is None or s.lineno < end)]
 
@@ -594,7 +600,17 @@ def _named_at(file: str, stmt: ast.stmt, name: str) -> bool:
     first = steps(name)[0] if name else ""
     scope = reading.enclosing_function(tree, stmt)
     if first == "self" and scope is not None:
-        return True
+        # `self.local` that only another method of the class makes (`local_update()`) does
+        # not exist yet where `__init__` builds the optimizer.
+        target = root(name)
+        owner = reading.class_of(file, scope)
+        elsewhere = [m for m in (owner.body if owner is not None else [])
+                     if isinstance(m, ast.FunctionDef) and m is not scope
+                     and any(root(reading.text(t)) == target for s in reading.statements(m)
+                             for t in reading.targets(s))]
+        here = any(root(reading.text(t)) == target for s in reading.statements(scope)
+                   if s.lineno < stmt.lineno for t in reading.targets(s))
+        return here or not elsewhere
     return bool(reading.stores(tree, first)) or scope is not None and (
         bool(reading.stores(scope, first)) or first in reading.parameters(scope))
 
