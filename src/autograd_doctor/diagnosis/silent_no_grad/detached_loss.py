@@ -102,7 +102,9 @@ def _undo_copy(file: str, store: ast.stmt, backwarded: tuple[str, ast.expr, int]
     original = patterns.stripped_copy(value)
     op: Operation
     name, receiver, line = backwarded or ("", None, store.lineno)
-    if original is not None and reading.text(original) == name:
+    rebinds = isinstance(store, ast.Assign) and original is not None and [
+        reading.text(t) for t in store.targets] == [reading.text(original)]
+    if original is not None and (reading.text(original) == name or rebinds):
         # `loss = loss.clone().detach().requires_grad_()`: the copy replaced the loss; the
         # statement that made it goes.
         op = Delete(file, store.lineno, store.end_lineno or store.lineno)
