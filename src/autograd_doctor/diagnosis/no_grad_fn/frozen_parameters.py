@@ -23,7 +23,7 @@ from autograd_doctor.diagnosis.no_grad_fn.evidence import (
     claim,
     where,
 )
-from autograd_doctor.edits.operations import Delete, Insert, Operation, Remedy
+from autograd_doctor.edits.operations import Delete, Insert, Operation, Remedy, replace_node
 from autograd_doctor.source import reading
 
 CATEGORY = "frozen-parameters"
@@ -69,7 +69,9 @@ def _unfreeze(cut: Cut) -> Remedy | None:
     when the optimizer trains everything it froze)."""
     built = _optimizer_params(cut)
     loop = cut.points[FROZEN]
-    if built is None or not isinstance(loop, (ast.For, ast.stmt)):
+    if built is None:
+        return _narrowed(cut)
+    if not isinstance(loop, (ast.For, ast.stmt)):
         return None
     end = (loop.end_lineno or loop.lineno)
     ops: tuple[Operation, ...]
@@ -80,6 +82,35 @@ def _unfreeze(cut: Cut) -> Remedy | None:
                       reading.indent_of(cut.file, loop.lineno)),)
     return Remedy("unfreeze", "let the optimizer's parameters require gradients", cut.file,
                   loop.lineno, ops)
+
+
+def _narrowed(cut: Cut) -> Remedy | None:
+    """A loop that freezes all of a model (`for p in model.parameters()`) when the optimizer
+    holds some of its parts whole (the head): the freeze meant the one other part (the
+    encoder), so it iterates over that part alone."""
+    loop = cut.points[FROZEN]
+    if not isinstance(loop, ast.For):
+        return None
+    call = loop.iter
+    if not isinstance(call, ast.Call) or not isinstance(call.func, ast.Attribute) or \
+            call.func.attr != "parameters" or call.args or not cut.modules:
+        return None
+    held = {id(p) for scope in cut.failure.scopes() for v in list(scope.values())
+            if isinstance(v, torch.optim.Optimizer) for g in v.param_groups for p in g["params"]}
+    model = max((m for _, m in cut.modules), key=lambda m: sum(1 for _ in m.parameters()))
+    parts = [(n, {id(p) for p in c.parameters()}) for n, c in model.named_children()]
+    parts = [(n, ids) for n, ids in parts if ids]
+    trained = [n for n, ids in parts if ids <= held]
+    rest = [n for n, ids in parts if not ids & held]
+    whole = {id(p) for p in model.parameters()}
+    if not trained or len(rest) != 1 or len(trained) + 1 != len(parts) or \
+            whole != set().union(*(ids for _, ids in parts)):
+        return None
+    part = f"[{rest[0]}]" if rest[0].isdigit() else f".{rest[0]}"
+    owner = reading.segment(cut.file, call.func.value)
+    return Remedy("unfreeze", f"freeze {owner}{part} only, not the parts the optimizer trains",
+                  cut.file, loop.lineno,
+                  (replace_node(cut.file, call, f"{owner}{part}.parameters()"),))
 
 
 def _optimizer_params(cut: Cut) -> str | None:
