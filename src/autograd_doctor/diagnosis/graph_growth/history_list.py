@@ -130,6 +130,8 @@ def _with_history(g: Growth, value: ast.expr) -> list[ast.expr]:
     """What to detach in the stored value: all of it, or for a tuple written out
     (`(t, per_sample)`), the elements a replay saw carry the history (the names assigned
     where the held tensor was made); none when that cannot be told."""
+    if isinstance(value, ast.Dict):  # `{"loss": loss, "pred": pred}`: each entry's value
+        return [v for v in value.values if not isinstance(v, (ast.Constant, ast.JoinedStr))]
     if not isinstance(value, (ast.Tuple, ast.List)):
         return [value]
     made = {reading.text(t) for f in site_of(g.held) or () if g.held is not None
