@@ -96,11 +96,31 @@ def _fed_back(facts: f.FileFacts, scope: ast.AST, loop: ast.AST, stmt: ast.stmt,
         first_values = _lazy_inits(loop, name)
         if not all(w is stmt or id(w) in first_values for w in f.writes(loop, name)):
             continue
+        if _cut_by_helper(facts, loop, name):
+            continue
         if not f.persists(scope, loop, name):
             continue
         if _has_history(facts, stmt, body):
             return name
     return None
+
+
+def _cut_by_helper(facts: f.FileFacts, loop: ast.AST, name: str) -> bool:
+    """A helper of this file that the loop calls cuts the state itself: it rebinds `name`
+    detached or afresh (`self.repackage()` with `self.hidden = self.hidden.detach()`)."""
+    for call in (n for n in f.own(loop) if isinstance(n, ast.Call)):
+        helper = facts.functions.get(f.callee_name(call))
+        if helper is None or helper is loop:
+            continue
+        for stmt in f.body_statements(helper):
+            value = reading.value_span(stmt)
+            if value is None or name not in {reading.text(t) for t in reading.targets(stmt)}:
+                continue
+            if patterns.creates(value) or isinstance(value, ast.Constant) or any(
+                    isinstance(n, ast.Attribute) and n.attr in ("detach", "detach_")
+                    for n in ast.walk(value)):
+                return True
+    return False
 
 
 def _resets(facts: f.FileFacts, loop: ast.AST, helper: f.Function) -> set[str]:

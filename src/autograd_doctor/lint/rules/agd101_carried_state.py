@@ -95,6 +95,32 @@ for epoch in range(2):
     opt.zero_grad()
     loss.backward()
     opt.step()
+''', '''
+import torch
+import torch.nn as nn
+
+
+class Trainer:
+    def __init__(self, rnn):
+        self.rnn = rnn
+        self.opt = torch.optim.SGD(rnn.parameters(), lr=0.1)
+        self.hidden = None
+
+    def repackage(self):
+        if self.hidden is not None:
+            self.hidden = self.hidden.detach()
+
+    def fit(self, chunks):
+        for x in chunks:
+            self.repackage()
+            out, self.hidden = self.rnn(x, self.hidden)
+            loss = out.pow(2).mean()
+            self.opt.zero_grad()
+            loss.backward()
+            self.opt.step()
+
+
+Trainer(nn.GRU(4, 8, batch_first=True)).fit(torch.randn(3, 2, 5, 4))
 ''')
 
 

@@ -56,7 +56,27 @@ for step in range(3):
     opt.zero_grad()
     loss.backward()
     opt.step()
-''',)
+''', '''
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+backbone = nn.Linear(4, 6).requires_grad_(False)
+head = nn.Linear(6, 2)
+opt = torch.optim.SGD(head.parameters(), lr=0.1)
+
+
+@torch.no_grad()
+def extract(net, x):
+    return net(x)
+
+
+for step in range(3):
+    loss = F.cross_entropy(head(extract(backbone, torch.randn(8, 4))), torch.zeros(8).long())
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+''')
 
 
 def check(facts: f.FileFacts) -> Check:
@@ -94,7 +114,12 @@ def _forward_without_grad(facts: f.FileFacts, scope: ast.AST, stmt: ast.stmt) ->
         return False  # made a leaf that requires grad on purpose (gradient caching)
     if f.under_no_grad(scope, stmt) and f.makes_history(facts, value):
         return True
-    return any(isinstance(n, ast.Call) and (
+    cuts = [n for n in f.live_nodes(value) if isinstance(n, ast.Call) and (
         reading.text(n.func) in facts.no_grad_functions or isinstance(n.func, ast.Attribute)
-        and n.func.attr in facts.no_grad_methods and f.is_forward(facts, n))
-        for n in f.live_nodes(value))
+        and n.func.attr in facts.no_grad_methods and f.is_forward(facts, n))]
+    # Features made without a graph and then fed to a model that learns
+    # (`head(extract(backbone, x))`, a linear probe) are an input, not the only way in.
+    fed = any(isinstance(n, ast.Call) and n not in cuts and f.is_forward(facts, n)
+              and any(c in cuts for a in n.args for c in ast.walk(a))
+              for n in ast.walk(value))
+    return bool(cuts) and not fed
