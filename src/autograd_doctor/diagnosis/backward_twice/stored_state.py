@@ -131,22 +131,29 @@ def _uncached(site: tuple[str, ast.stmt, ast.expr]) -> Remedy | None:
     was made already (`if self.ab is None:`, `if not hasattr(self, "ab"):`)."""
     file, stmt, _ = site
     tree = reading.parse(file)
-    guard = next((n for n in ast.walk(tree) if isinstance(n, ast.If) and n.body == [stmt]
+    # The store ends the guarded block (`if k not in memo:` with the value's inputs made
+    # first, then `memo[k] = ...`).
+    guard = next((n for n in ast.walk(tree) if isinstance(n, ast.If) and n.body[-1] is stmt
                   and not n.orelse), None) if tree is not None else None
-    targets = [reading.text(t) for t in reading.targets(stmt)]
+    targets = list(reading.targets(stmt))
     if guard is None or not targets:
         return None
-    attribute = targets[0].rsplit(".", 1)[-1]
-    asks = any(reading.text(n) == targets[0] for n in ast.walk(guard.test)) or any(
+    written = reading.text(targets[0])
+    attribute = written.rsplit(".", 1)[-1]
+    tested = {reading.text(n) for n in ast.walk(guard.test)}
+    asks = written in tested or any(
         isinstance(n, ast.Constant) and n.value == attribute for n in ast.walk(guard.test))
+    if isinstance(targets[0], ast.Subscript):  # `if k not in memo:`, `if memo.get(k) is None:`
+        asks = asks or {reading.text(targets[0].value), reading.text(targets[0].slice)} <= tested
     if not asks:
         return None
     indent = reading.indent_of(file, guard.lineno)
-    body = reading.lines(file)[stmt.lineno - 1:(stmt.end_lineno or stmt.lineno)]
-    inner = reading.indent_of(file, stmt.lineno)
+    first = guard.body[0].lineno
+    body = reading.lines(file)[first - 1:(stmt.end_lineno or stmt.lineno)]
+    inner = reading.indent_of(file, first)
     text = "".join(indent + line[len(inner):] if line.startswith(inner) else line
                    for line in body).rstrip("\n")
-    return Remedy("recompute-in-loop", f"compute {targets[0]} at every call instead of once",
+    return Remedy("recompute-in-loop", f"compute {written} at every call instead of once",
                   file, guard.lineno, (Replace(file, guard.lineno, 0,
                                                stmt.end_lineno or stmt.lineno,
                                                len(body[-1].rstrip("\n")), text),))
