@@ -264,10 +264,6 @@ def detached_value(file: str, value: ast.expr, structure: str = "T") -> str:
     """`value` written without its graph; guarded when it is a name the file also sets to
     None (`self.prev = self.curr`, where `curr` starts as None)."""
     text = reading.segment(file, value)
-    if isinstance(value, ast.Dict) and all(k is not None for k in value.keys):
-        # `{"loss": loss, "pred": pred}` written out: each entry stored without its graph.
-        return "{" + ", ".join(f"{reading.segment(file, k)}: {_entry_detached(file, v)}"
-                               for k, v in zip(value.keys, value.values) if k is not None) + "}"
     form = detached(text, structure)
     tree = reading.parse(file)
     if tree is None or not isinstance(value, (ast.Name, ast.Attribute)):
@@ -275,12 +271,6 @@ def detached_value(file: str, value: ast.expr, structure: str = "T") -> str:
     if reading.assigns_none(tree, reading.text(value)):
         return f"None if {text} is None else {form}"
     return form
-
-
-def _entry_detached(file: str, value: ast.expr) -> str:
-    """An entry's value detached, unless it is written as a number or a string."""
-    text = reading.segment(file, value)
-    return text if isinstance(value, (ast.Constant, ast.JoinedStr)) else detached(text, "T")
 
 
 def detach_in_update(file: str, store: ast.stmt, expression: str, structure: str = "T",

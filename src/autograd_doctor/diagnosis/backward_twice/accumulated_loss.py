@@ -237,8 +237,9 @@ def _entry_item(ev: Evidence, file: str, store: ast.stmt, name: str,
                      and reading.text(c.func.value) == totals]
             ops += [replace_node(file, n, own) for n in reads]
         else:  # `stats["loss"] / stats["seen"]`: this step's term in the entry's place
+            entry = reading.text(reading.targets(store)[0])
             reads = [n for n in after if isinstance(n, ast.Subscript)
-                     and reading.text(n) == reading.text(_target(store))]
+                     and reading.text(n) == entry]
             taken = {n.id for n in ast.walk(scope) if isinstance(n, ast.Name)}
             fresh = next((n for n in ("batch_loss", "step_loss", "loss_term")
                           if n not in taken), None)
@@ -255,10 +256,6 @@ def _entry_item(ev: Evidence, file: str, store: ast.stmt, name: str,
     return Remedy("accumulate-item", f"add each value to {name} with .item()"
                   + (", and backward this step's own terms" if summed else ""),
                   file, store.lineno, tuple(ops))
-
-
-def _target(store: ast.stmt) -> ast.expr:
-    return store.target if isinstance(store, ast.AugAssign) else reading.targets(store)[0]
 
 
 def _terms_container(file: str, store: ast.stmt, term: ast.expr) -> str | None:

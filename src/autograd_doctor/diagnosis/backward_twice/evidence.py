@@ -302,11 +302,7 @@ def _summed_entry(ev: Evidence, suspect: Suspect) -> bool:
     """An entry of a container that holds a running sum of one-number tensors
     (`totals[task] += loss`): a loss total kept per key, however the loss then uses it (a
     sum backwarded, weights that balance the tasks)."""
-    try:
-        node = ast.parse(suspect.expression, mode="eval").body
-    except SyntaxError:
-        return False
-    value = evaluate(node, ev.live_scopes)
+    value = resolve(suspect.expression, ev.live_scopes)
     return isinstance(value, torch.Tensor) and value.numel() == 1 and any(
         patterns.accumulates(stmt, name) for _, _, stmt, name in stores_of(ev, suspect))
 
@@ -957,33 +953,27 @@ def owner_class(expression: str, suspect: Suspect,
         if cls is not None:
             return suspect.frame.file, cls
     value = resolve(owner_expr, scopes)
-    if value is None:
-        return None
+    return _class_source(type(value)) if value is not None else None
+
+
+def _class_source(cls: type) -> tuple[str, ast.ClassDef] | None:
+    """Where the project defines this class; None for torch's own classes (not where the
+    user stored anything) and for classes without source."""
     try:
-        file = inspect.getsourcefile(type(value))
-        _, line = inspect.getsourcelines(type(value))
+        file = inspect.getsourcefile(cls)
+        _, line = inspect.getsourcelines(cls)
     except (TypeError, OSError):
         return None
     if file is None or not is_project_file(file):
-        return None  # torch's own classes are not where the user stored anything
-    cls = reading.class_named(file, type(value).__name__, line)
-    return (file, cls) if cls is not None else None
+        return None
+    found = reading.class_named(file, cls.__name__, line)
+    return (file, found) if found is not None else None
 
 
 def _project_bases(value: Any) -> list[tuple[str, ast.ClassDef]]:
     """The project's own classes among those `value`'s class inherits from."""
-    out = []
-    for base in type(value).__mro__[1:] if value is not None else ():
-        try:
-            file = inspect.getsourcefile(base)
-            _, line = inspect.getsourcelines(base)
-        except (TypeError, OSError):
-            continue
-        if file is not None and is_project_file(file):
-            cls = reading.class_named(file, base.__name__, line)
-            if cls is not None:
-                out.append((file, cls))
-    return out
+    bases = type(value).__mro__[1:] if value is not None else ()
+    return [found for base in bases if (found := _class_source(base)) is not None]
 
 
 def root_suspect(ev: Evidence) -> Suspect | None:

@@ -24,6 +24,7 @@ from autograd_doctor.diagnosis.no_grad_fn.evidence import (
     where,
 )
 from autograd_doctor.edits.operations import Delete, Insert, Operation, Remedy, replace_node
+from autograd_doctor.graph.objects import optimizers_in, param_ids
 from autograd_doctor.source import reading
 
 CATEGORY = "frozen-parameters"
@@ -95,8 +96,7 @@ def _narrowed(cut: Cut) -> Remedy | None:
     if not isinstance(call, ast.Call) or not isinstance(call.func, ast.Attribute) or \
             call.func.attr != "parameters" or call.args or not cut.modules:
         return None
-    held = {id(p) for scope in cut.failure.scopes() for v in list(scope.values())
-            if isinstance(v, torch.optim.Optimizer) for g in v.param_groups for p in g["params"]}
+    held = {k for opt in optimizers_in(cut.failure.scopes()) for k in param_ids(opt)}
     model = max((m for _, m in cut.modules), key=lambda m: sum(1 for _ in m.parameters()))
     parts = [(n, {id(p) for p in c.parameters()}) for n, c in model.named_children()]
     parts = [(n, ids) for n, ids in parts if ids]
