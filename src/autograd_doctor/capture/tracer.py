@@ -104,6 +104,10 @@ class Flow:
     # Weakrefs to the inputs: an input still alive is told from a dead tensor that had its
     # id (a parameter lives at the address of a temporary the trace saw made earlier).
     alive: tuple[Any, ...] = ()
+    # How each input was made, taken while it was alive: a temporary's id is reused by the
+    # next temporaries (a loop of slice writes reuses one address hundreds of times), so a
+    # lookup by id after the fact finds its record only while few others took that id.
+    parents: tuple[Flow | None, ...] = ()
 
 
 @dataclass
@@ -423,7 +427,8 @@ class Tracer(TorchFunctionMode):
             self.trace.crossings.append(crossing)
         if outputs:
             flow = Flow(name, tuple(id(t) for t in inputs), site, crossing, self._order,
-                        tuple(weakref.ref(t) for t in inputs))
+                        tuple(weakref.ref(t) for t in inputs),
+                        tuple(self.trace.made(t) for t in inputs))
             for out in outputs:
                 entries = self.trace.flow.setdefault(id(out), [])
                 entries.append((weakref.ref(out), flow))

@@ -20,7 +20,7 @@ import torch
 from autograd_doctor.capture.frames import frame_info
 from autograd_doctor.capture.hooks import Failure
 from autograd_doctor.capture.ledger import BackwardRecord
-from autograd_doctor.capture.tracer import Crossing, Site, Trace
+from autograd_doctor.capture.tracer import Crossing, Flow, Site, Trace
 from autograd_doctor.diagnosis.finding import Claim
 from autograd_doctor.diagnosis.saved_tensor_access.evidence import evaluate
 from autograd_doctor.edits.operations import Remedy
@@ -111,14 +111,15 @@ def _traced(failure: Failure, trace: Trace) -> Cut | None:
     assert failing is not None
     found: list[tuple[bool, int, Crossing]] = []
     on_path: list[Site] = []
-    # (tensor id, only feeds labels, depth, order of the call that took it as an input)
-    queue: list[tuple[int, bool, int, int | None, Any]] = [
-        (k, False, 0, None, None) for k in failing.extra.get("tensors", ())]
+    # (tensor id, only feeds labels, depth, order of the call that took it as an input,
+    # weakref to that input, how that input was made as the call saw it)
+    queue: list[tuple[int, bool, int, int | None, Any, Flow | None]] = [
+        (k, False, 0, None, None, None) for k in failing.extra.get("tensors", ())]
     seen: set[int] = set()
     made: Site = ()  # where the loss itself was computed
     while queue:
-        key, labels, depth, before, ref = queue.pop(0)
-        flow = trace.flow_of(key, before, ref)
+        key, labels, depth, before, ref, parent = queue.pop(0)
+        flow = parent or trace.flow_of(key, before, ref)
         if flow is None or flow.order in seen:
             continue
         seen.add(flow.order)
@@ -134,8 +135,9 @@ def _traced(failure: Failure, trace: Trace) -> Cut | None:
         label_op = flow.op in ("argmax", "argmin", "eq", "ne", "gt", "lt", "ge", "le", "long",
                                "int", "bool", "__eq__", "__gt__", "__lt__", "__ge__", "__le__")
         refs = flow.alive or (None,) * len(flow.inputs)
-        queue.extend((k, labels or label_op, depth + 1, flow.order, r)
-                     for k, r in zip(flow.inputs, refs))
+        parents = flow.parents or (None,) * len(flow.inputs)
+        queue.extend((k, labels or label_op, depth + 1, flow.order, r, p)
+                     for k, r, p in zip(flow.inputs, refs, parents))
     # Where values left torch: `.numpy()`/`.item()` on a tensor with history, or a
     # `.detach()` first (`emb.detach().numpy()`: the trip out starts at the detach).
     leaving = [c for c in trace.crossings if c.kind in ("leaves-torch", "detach", "data")]
