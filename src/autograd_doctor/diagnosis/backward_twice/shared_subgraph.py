@@ -333,6 +333,9 @@ def _detach_input(ev: Evidence, suspect: Suspect, record: BackwardRecord,
             last_store = [s.lineno for s in reading.stores(scope, expr) if s.lineno < frame.line]
             low = max([start, *last_store])
             reads = [r for r in _input_reads(scope, expr) if low <= r.lineno <= frame.line]
+            if not reads and after is not None:
+                reads = _reads_for_second_only(scope, expr, max([0, *last_store]), frame,
+                                               record, i, after)
             if reads:
                 ops = tuple(replace_node(frame.file, r, detached(
                     reading.segment(frame.file, r), names[expr])) for r in reads)
@@ -345,6 +348,30 @@ def _detach_input(ev: Evidence, suspect: Suspect, record: BackwardRecord,
                     operations=ops,
                 )
     return None
+
+
+def _reads_for_second_only(scope: ast.AST, expr: str, low: int, frame: FrameInfo,
+                           record: BackwardRecord, index: int,
+                           first: BackwardRecord) -> list[ast.expr]:
+    """Both losses computed before the first call (`values = self.value_head(features)`
+    for the critic, the policy's logits for the actor): the reads of `expr` in statements
+    whose result is in the second loss's graph and not in the first's. Detached there, the
+    second loss leaves the shared weights to the first, which already trained them."""
+    second, first_graph = set(walk(record.roots)), set(walk(first.roots))
+    if not second or not first_graph:
+        return []
+    nodes = {b.expression: b.node for j, b in record.bindings if j == index}
+    out = []
+    for read in _input_reads(scope, expr):
+        stmt = reading.statement_at(scope, read.lineno)
+        if stmt is None or not low < read.lineno < frame.line or not isinstance(
+                stmt, ast.Assign):
+            continue
+        made = [nodes.get(reading.text(t)) for t in reading.targets(stmt)]
+        if made and all(n is not None and n in second and n not in first_graph
+                        for n in made):
+            out.append(read)
+    return out
 
 
 def _start_line(scope: ast.AST, frame: FrameInfo, after: BackwardRecord | None) -> int:

@@ -138,7 +138,7 @@ def _compute_again(ev: Inplace) -> Remedy | None:
                       if st.lineno < target.lineno]
             store = stores[-1] if stores else None
             if store is None or not isinstance(getattr(store, "value", None), ast.Call) \
-                    or not reading.siblings(scope, store, target):
+                    or not _reaches_into(scope, store, target):
                 continue
             chain = _derived(scope, store, target)
             return Remedy(
@@ -148,6 +148,17 @@ def _compute_again(ev: Inplace) -> Remedy | None:
                 tuple(Insert(frame.file, target.lineno, reading.segment(frame.file, st),
                              reading.indent_of(frame.file, target.lineno)) for st in chain))
     return None
+
+
+def _reaches_into(scope: ast.AST, store: ast.stmt, target: ast.stmt) -> bool:
+    """Is `target` in `store`'s block after it, or inside a later `if`/`with`/`try` of that
+    block (the delayed policy update of TD3, under `if step % delay == 0:`), but not inside
+    a loop there (computed again on every pass, it would change what each pass sees)?"""
+    holder = reading.sibling_holding(scope, store, target)
+    if holder is None or holder.lineno <= store.lineno:
+        return False
+    return len(reading.loops_around(scope, target.lineno)) == len(
+        reading.loops_around(scope, store.lineno))
 
 
 def _derived(scope: ast.AST, store: ast.stmt, target: ast.stmt) -> list[ast.stmt]:
