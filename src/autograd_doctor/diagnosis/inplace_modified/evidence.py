@@ -317,7 +317,7 @@ def _inplace_syntax(file: str, stmt: ast.stmt, op: str) -> Write | None:
     """The in-place form in a statement; among several (`std.mul_(eps).add_(mu)`), the one
     of the op that made the write (`mul_`)."""
     if isinstance(stmt, ast.AugAssign):
-        return Write(file, stmt, reading.text(stmt.target), "augassign")
+        return Write(file, stmt, _augmented(stmt), "augassign")
     if isinstance(stmt, ast.Assign):
         for target in stmt.targets:
             if isinstance(target, ast.Subscript):
@@ -474,6 +474,13 @@ def _score(write: Write, tree: ast.AST, name: str | None, made_by: str, op: str)
 UNBOUND = ("torch.Tensor", "Tensor")  # a method called on the class, the tensor passed first
 
 
+def _augmented(stmt: ast.AugAssign) -> str:
+    """What `x op= v` writes: `x`; for a slice (`rates[:, 0] *= e`), the tensor it is a
+    slice of, which is what the graph saved."""
+    target = stmt.target
+    return reading.text(target.value if isinstance(target, ast.Subscript) else target)
+
+
 def _written_by(call: ast.Call) -> str:
     """What an in-place method call writes: its receiver, or for the method called on the
     class (`torch.Tensor.clamp_(pred, ...)`) its first argument."""
@@ -487,7 +494,7 @@ def _classify(file: str, stmt: ast.stmt, op: str) -> list[Write]:
     if reading.is_compound(stmt):
         return out  # its calls belong to the simple statements inside it
     if isinstance(stmt, ast.AugAssign) and op in _AUG and isinstance(stmt.op, _AUG[op]):
-        out.append(Write(file, stmt, reading.text(stmt.target), "augassign"))
+        out.append(Write(file, stmt, _augmented(stmt), "augassign"))
     if isinstance(stmt, ast.Assign) and op in _SUBSCRIPT:
         for t in stmt.targets:
             if isinstance(t, ast.Subscript):

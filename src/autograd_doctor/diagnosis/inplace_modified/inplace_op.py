@@ -127,6 +127,14 @@ def _out_of_place(write: Write) -> Remedy | None:
                                        ast.Constant)):
             value = f"({value})"
         text = f"{target} = {target} {_OPS[type(stmt.op)]} {value}"
+        if isinstance(stmt.target, ast.Subscript):
+            # `x[i] = x[i] * v` still writes into `x`: the value first, then a fresh copy
+            # of `x` to write it into, so the tensor the graph saved keeps its value.
+            new = "new_" + write.target.rsplit(".", 1)[-1].split("[", 1)[0]
+            indent = reading.indent_of(file, stmt.lineno)
+            text = "\n".join([f"{new} = {target} {_OPS[type(stmt.op)]} {value}",
+                              f"{indent}{write.target} = {write.target}.clone()",
+                              f"{indent}{target} = {new}"])
         ops = (replace_node(file, stmt, text),)
     elif write.how == "method":
         call = next((n for n in ast.walk(stmt) if isinstance(n, ast.Call)
