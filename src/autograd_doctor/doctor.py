@@ -6,6 +6,7 @@ integrations/ go through here. Every stage runs behind the Doctor's Boundary.
 from __future__ import annotations
 
 import functools
+import os
 import sys
 import threading
 import warnings
@@ -127,9 +128,10 @@ class Doctor:
     def _silent(self, error: str, evidence: Any) -> None:
         selection = select(error, evidence)
         self.selections.append(selection)
-        if selection.chosen is None or any(_same_place(selection.chosen.finding, f)
-                                           for f in self.findings):
-            return  # one problem seen under two names is one finding
+        if selection.chosen is None or any(
+                _same_place(selection.chosen.finding, f) or _covered(selection.chosen.finding, f)
+                for f in self.findings):
+            return  # one problem seen under two names, or at a site fixed with it, is one
         finding = self._with_fix(selection.chosen)
         # When it was seen, in optimizer steps of the whole program (a teacher trained
         # first counts): how far a replay has to run to see it again.
@@ -239,6 +241,18 @@ def _where(finding: Finding) -> tuple[str | None, int | None, str] | None:
 def _same_place(a: Finding, b: Finding) -> bool:
     return (a.error, a.category) == (b.error, b.category) and _where(a) is not None \
         and _where(a) == _where(b)
+
+
+def _covered(new: Finding, old: Finding) -> bool:
+    """Is `new`'s culprit line edited by one of `old`'s fixes for the same cause (a meter's
+    second running total, detached together with the first)?"""
+    c = new.culprit
+    if c is None or c.file is None or c.line is None or \
+            (new.error, new.category) != (old.error, old.category):
+        return False
+    where = os.path.abspath(c.file)
+    return any(os.path.abspath(e.file) == where and e.start <= c.line <= e.end
+               for fix in (old.fix, *old.alternatives) if fix is not None for e in fix.edits)
 
 
 def outcome_of(exc: BaseException) -> Outcome | None:

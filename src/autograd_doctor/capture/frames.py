@@ -105,14 +105,17 @@ MAX_HELD = 16  # objects of a list looked into (a list of callbacks, not a datas
 LIST_DEPTH = 3
 
 
-def list_lengths(frames: list[FrameType]) -> dict[tuple[int, str], tuple[int, Any, str]]:
+def list_lengths(frames: list[FrameType]) -> dict[tuple[int, str],
+                                                  tuple[int, Any, str, int]]:
     """Sizes of the lists, deques and dicts (in locals, on `self`, or on an object of the
     user's own classes held there: `self.history.losses`) whose newest entry holds a tensor
     with history, directly or in a record (a tuple, a dataclass): one that grows every step
     keeps every step's graph alive. Each with its size, the graph node of one entry (where a
     replay can tell the entry was made) and, for a tuple entry, which of its parts carry
-    history (`(T, ?)`: the first)."""
-    out: dict[tuple[int, str], tuple[int, Any, str]] = {}
+    history (`(T, ?)`: the first); and the id of what holds it (the dict of a
+    `defaultdict(list)` of histories, whatever name reaches it: one container, one cause)."""
+    out: dict[tuple[int, str], tuple[int, Any, str, int]] = {}
+    held_by: dict[str, int] = {}
     for i, frame in enumerate(frames):
         items = list(frame.f_locals.items())
         seen: set[int] = set()
@@ -126,7 +129,8 @@ def list_lengths(frames: list[FrameType]) -> dict[tuple[int, str], tuple[int, An
                     node = next((n for v in _some(value) if (n := _history(v)) is not None),
                                 None)
                     if node is not None:
-                        out[(i, name)] = (len(value), node, _parts(value))
+                        out[(i, name)] = (len(value), node, _parts(value),
+                                          held_by.get(name, id(value)))
                     elif depth < LIST_DEPTH and type(value) is list and len(value) <= MAX_HELD:
                         # A list of the user's objects (`callbacks=[LossHistory(), ...]`):
                         # what each of them keeps.
@@ -134,8 +138,10 @@ def list_lengths(frames: list[FrameType]) -> dict[tuple[int, str], tuple[int, An
                                    if user_object(v)]
                     elif depth < LIST_DEPTH and isinstance(value, dict) and len(value) <= MAX_HELD:
                         # Lists kept by name (`outputs = defaultdict(list)`): each of them.
-                        deeper += [(f"{name}[{k!r}]", v) for k, v in list(value.items())
+                        entries = [(f"{name}[{k!r}]", v) for k, v in list(value.items())
                                    if type(v) in (list, collections.deque)]
+                        held_by.update((entry, id(value)) for entry, _ in entries)
+                        deeper += entries
                 elif depth < LIST_DEPTH and (name == "self" or user_object(value)):
                     prefix = "self" if name == "self" else name
                     deeper += [(f"{prefix}.{k}", v) for k, v in

@@ -131,8 +131,8 @@ class GrowthWatch:
         return None
 
     def _lists(self, record: BackwardRecord, before: BackwardRecord) -> Growth | None:
-        lists: dict[tuple[int, str], tuple[int, Node, str]] = record.extra.get("lists", {})
-        for (i, name), (length, node, parts) in lists.items():
+        lists: dict[tuple[int, str], tuple[int, Node, str, int]] = record.extra.get("lists", {})
+        for (i, name), (length, node, parts, holder) in lists.items():
             key = _key(record.frames[i], name)
             seen = self.lengths.setdefault(key, [])
             if not seen or length != seen[-1]:
@@ -145,6 +145,10 @@ class GrowthWatch:
             whole = name.split("[", 1)[0]
             if rising and name not in self.reported and whole not in self.reported:
                 self.reported.update((name, whole))
+                # The same container under other names in sight now (`h['l2']` in the loop
+                # for the trainer's `self.history['bpr']`, one `defaultdict(list)`).
+                self.reported.update(other for (_, other), entry in lists.items()
+                                     if entry[3] == holder)
                 return Growth("list", name, record.frames[i], record, False, list(self.sizes),
                               length, 0, list(seen), structure=parts, held=node)
         return None

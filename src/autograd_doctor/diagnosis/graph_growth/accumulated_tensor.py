@@ -104,8 +104,27 @@ def _detach_term(store: tuple[str, ast.stmt]) -> Remedy | None:
     if not ops:
         return None
     ops += _first_values(file, stmt, target)
+    ops += [replace_node(file, other.value, detached(reading.segment(file, other.value)))
+            for other in _sibling_totals(file, stmt, target)]
     return Remedy("detach-on-store", f"keep {target} without the graph of what is added",
                   file, stmt.lineno, tuple(ops))
+
+
+def _sibling_totals(file: str, update: ast.stmt, target: str) -> list[ast.AugAssign]:
+    """The other running totals of the same object added to beside this one (a meter's
+    `self.intersection += ...` and `self.denominator += ...`): one mistake, every site.
+    Only terms computed from tensors (a call or arithmetic with no `.item()` in it)."""
+    owner = target.rsplit(".", 1)[0] + "." if "." in target else ""
+    tree = reading.parse(file)
+    block = (reading.block_of(tree, update) if tree is not None else None) or []
+    if not isinstance(update, ast.AugAssign) or not owner:
+        return []
+    return [s for s in block if s is not update and isinstance(s, ast.AugAssign)
+            and type(s.op) is type(update.op) and isinstance(s.target, ast.Attribute)
+            and reading.text(s.target).startswith(owner)
+            and isinstance(s.value, (ast.Call, ast.BinOp)) and not any(
+                isinstance(n, ast.Attribute) and n.attr in ("item", "tolist", "detach")
+                for n in ast.walk(s.value))]
 
 
 def _first_values(file: str, update: ast.stmt, target: str) -> list[Replace]:
