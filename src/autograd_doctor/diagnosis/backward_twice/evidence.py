@@ -1447,6 +1447,13 @@ def recurrent(ev: Evidence, suspect: Suspect) -> bool:
     made = {(f.file, f.line) for e in entries if (site := site_of(e)) for f in site[:1]}
     if not made:  # known from a replay only
         return False
+    # Updated before the failing call (`self.h = self.cell(x, self.h)` in the forward): the
+    # value held is this step's, computed from a value of an earlier step (in the freed
+    # graph) that the same statement made.
+    fresh = [e for e in entries if e not in ev.stale]
+    if fresh and any(n in ev.stale and (site := site_of(n)) and (site[0].file, site[0].line)
+                     in made for n in walk(fresh)):
+        return True
     return any((site := site_of(n)) and (site[0].file, site[0].line) in made
                for n in _above(ev, entries, lambda _: True))
 
