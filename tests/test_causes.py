@@ -410,3 +410,108 @@ def test_a_value_cached_from_weights_is_computed_at_every_call(tmp_path: Path) -
     assert "-        if self.cached is None:\n" in finding["fix"]["diff"]
     [detach] = [a for a in finding["alternatives"] if a["strategy"] == "detach-on-store"]
     assert detach["verification"] == "model.bias_table no longer receives a gradient"
+
+
+SLICE_SCALED = """\
+import torch
+import torch.nn as nn
+
+torch.manual_seed(0)
+head = nn.Linear(4, 2)
+opt = torch.optim.SGD(head.parameters(), lr=0.1)
+for step in range(3):
+    rates = torch.exp(head(torch.randn(8, 4)))
+    rates[:, 0] *= 2.0
+    loss = rates.sum()
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+"""
+
+
+def test_a_slice_scaled_in_place_is_written_into_a_copy_in_one_finding(tmp_path: Path
+                                                                        ) -> None:
+    # `rates[:, 0] = rates[:, 0] * 2.0` would still write into the tensor exp() saved.
+    (tmp_path / "train.py").write_text(SLICE_SCALED)
+    run = doctor(tmp_path, [])
+    [finding] = run.report["findings"]
+    assert (finding["category"], finding["culprit"]["expression"]) == ("inplace-op", "rates")
+    assert finding["fix"]["status"] == "verified"
+    assert "+    new_rates = rates[:, 0] * 2.0\n+    rates = rates.clone()\n" \
+        "+    rates[:, 0] = new_rates\n" in finding["fix"]["diff"], finding["fix"]["diff"]
+
+
+METER = """\
+import torch
+import torch.nn as nn
+
+
+class Meter:
+    def __init__(self):
+        self.hits = torch.zeros(3)
+        self.total = torch.zeros(3)
+
+    def update(self, probs):
+        self.hits += probs.max(dim=0).values
+        self.total += probs.sum(dim=0)
+
+
+torch.manual_seed(0)
+model = nn.Linear(4, 3)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+meter = Meter()
+for step in range(8):
+    probs = model(torch.randn(8, 4)).softmax(-1)
+    loss = -probs[:, 0].log().mean()
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+    meter.update(probs)
+"""
+
+HISTORIES = """\
+import torch
+import torch.nn as nn
+from collections import defaultdict
+
+
+class Trainer:
+    def __init__(self):
+        self.model = nn.Linear(4, 1)
+        self.opt = torch.optim.SGD(self.model.parameters(), lr=0.1)
+        self.history = defaultdict(list)
+
+    def log(self, name, value):
+        self.history[name].append(value)
+
+    def step(self):
+        out = self.model(torch.randn(8, 4))
+        loss = out.pow(2).mean()
+        self.opt.zero_grad()
+        loss.backward()
+        self.opt.step()
+        self.log("loss", loss)
+        self.log("peak", out.abs().max())
+
+
+torch.manual_seed(0)
+trainer = Trainer()
+for step in range(8):
+    trainer.step()
+    h = trainer.history
+    print(step, float(h["loss"][-1]), float(h["peak"][-1]))
+"""
+
+
+@pytest.mark.parametrize("text, category", [(METER, "accumulated-tensor"),
+                                            (HISTORIES, "history-list")],
+                         ids=["meter-with-two-totals", "dict-of-histories"])
+def test_one_container_growing_in_several_places_is_one_finding(
+        text: str, category: str, tmp_path: Path) -> None:
+    # Two running totals of one meter, two lists of one defaultdict (also reached as `h`):
+    # one mistake, fixed at every site by the one finding's fix.
+    (tmp_path / "train.py").write_text(text)
+    run = doctor(tmp_path, [])
+    [finding] = run.report["findings"]
+    assert finding["category"] == category
+    assert finding["fix"]["status"] == "verified"
