@@ -123,8 +123,7 @@ def _sibling_totals(file: str, update: ast.stmt, target: str) -> list[ast.AugAss
             and type(s.op) is type(update.op) and isinstance(s.target, ast.Attribute)
             and reading.text(s.target).startswith(owner)
             and isinstance(s.value, (ast.Call, ast.BinOp)) and not any(
-                isinstance(n, ast.Attribute) and n.attr in ("item", "tolist", "detach")
-                for n in ast.walk(s.value))]
+                patterns.leaves_torch(n) or patterns.history_cut(n) for n in ast.walk(s.value))]
 
 
 def _first_values(file: str, update: ast.stmt, target: str) -> list[Replace]:

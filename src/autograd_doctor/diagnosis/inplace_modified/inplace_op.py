@@ -13,6 +13,7 @@ clone before writing (`x = x.clone()`).
 from __future__ import annotations
 
 import ast
+import re
 
 import torch
 
@@ -126,16 +127,10 @@ def _out_of_place(write: Write) -> Remedy | None:
         if not isinstance(stmt.value, (ast.Name, ast.Attribute, ast.Call, ast.Subscript,
                                        ast.Constant)):
             value = f"({value})"
-        text = f"{target} = {target} {_OPS[type(stmt.op)]} {value}"
-        if isinstance(stmt.target, ast.Subscript):
-            # `x[i] = x[i] * v` still writes into `x`: the value first, then a fresh copy
-            # of `x` to write it into, so the tensor the graph saved keeps its value.
-            new = "new_" + write.target.rsplit(".", 1)[-1].split("[", 1)[0]
-            indent = reading.indent_of(file, stmt.lineno)
-            text = "\n".join([f"{new} = {target} {_OPS[type(stmt.op)]} {value}",
-                              f"{indent}{write.target} = {write.target}.clone()",
-                              f"{indent}{target} = {new}"])
-        ops = (replace_node(file, stmt, text),)
+        text = f"{target} {_OPS[type(stmt.op)]} {value}"
+        # `x[i] = x[i] * v` would still write into `x`, the tensor the graph saved.
+        ops = (_into_copy(write, target, text) if isinstance(stmt.target, ast.Subscript)
+               else replace_node(file, stmt, f"{target} = {text}"),)
     elif write.how == "method":
         call = next((n for n in ast.walk(stmt) if isinstance(n, ast.Call)
                      and isinstance(n.func, ast.Attribute) and n.func.attr.endswith("_")
@@ -183,14 +178,9 @@ def _out_of_place(write: Write) -> Remedy | None:
             ops = (replace_node(file, stmt, text),)
         elif write.target in reading.names_in(stmt.value) and isinstance(written, ast.Subscript):
             # `traj[t + 1] = traj[t] + dt * f(traj[t])`: the row is computed from the tensor
-            # it is written into. The value first, then a fresh copy to write it into, so
-            # the rows the graph saved stay as they were.
-            new = "new_" + write.target.rsplit(".", 1)[-1]
-            indent = reading.indent_of(file, stmt.lineno)
-            ops = (replace_node(file, stmt, "\n".join([
-                f"{new} = {reading.segment(file, stmt.value)}",
-                f"{indent}{write.target} = {write.target}.clone()",
-                f"{indent}{reading.segment(file, written)} = {new}"])),)
+            # it is written into.
+            ops = (_into_copy(write, reading.segment(file, written),
+                              reading.segment(file, stmt.value)),)
         else:
             ops = tuple(Insert(file, s.lineno, f"{target} = {target}.clone()",
                                reading.indent_of(file, s.lineno))
@@ -204,6 +194,18 @@ def _out_of_place(write: Write) -> Remedy | None:
         line=stmt.lineno,
         operations=ops,
     )
+
+
+def _into_copy(write: Write, written: str, value: str) -> Replace:
+    """`written = value` as: the value first, then a fresh copy of the tensor to write it
+    into, so the tensor the graph saved keeps its value."""
+    file, stmt = write.file, write.stmt
+    # A name that is Python whatever the tensor was reached by (`out["mask"]`: new_out_mask).
+    new = "new_" + re.sub(r"\W+", "_", write.target.rsplit(".", 1)[-1]).strip("_")
+    indent = reading.indent_of(file, stmt.lineno)
+    return replace_node(file, stmt, "\n".join([
+        f"{new} = {value}", f"{indent}{write.target} = {write.target}.clone()",
+        f"{indent}{written} = {new}"]))
 
 
 def _slice_writes(file: str, stmt: ast.Assign, target: str) -> list[tuple[ast.stmt, str]]:
